@@ -1,0 +1,30 @@
+# The two commands a new user needs:  make demo  and  make test.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: demo test lint typecheck bench clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+demo: $(VENV)/.installed
+	$(PY) -m streamcalls demo
+
+test: $(VENV)/.dev-installed
+	$(PY) -m ruff check streamcalls tests benchmarks
+	$(PY) -m ruff format --check streamcalls tests benchmarks
+	$(PY) -m mypy
+	$(PY) -m pytest
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

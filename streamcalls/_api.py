@@ -1,0 +1,33 @@
+"""One-call helpers over :class:`StreamParser`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ._events import Event
+from ._parser import StreamParser
+
+__all__ = ("parse", "parse_iter")
+
+Chunk = bytes | bytearray | memoryview | str
+
+
+def parse_iter(chunks: Iterable[Chunk] | Chunk, provider: str = "auto", **options: Any) -> Iterator[Event]:
+    """Parse a whole stream lazily: yields each event as soon as its chunk is fed.
+
+    ``chunks`` is ``bytes``/``str`` or any iterable of them (a file opened in
+    binary mode, ``httpx.Response.iter_bytes()``, ...).  Options are those
+    of :class:`StreamParser`.
+    """
+    parser = StreamParser(provider, **options)
+    if isinstance(chunks, (bytes, bytearray, memoryview, str)):
+        chunks = (chunks,)
+    for chunk in chunks:
+        yield from parser.feed(chunk)
+    yield from parser.close()
+
+
+def parse(data: Iterable[Chunk] | Chunk, provider: str = "auto", **options: Any) -> list[Event]:
+    """Parse a whole stream (bytes, str, or an iterable of chunks) into a list of events."""
+    return list(parse_iter(data, provider, **options))

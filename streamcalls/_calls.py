@@ -1,0 +1,299 @@
+"""Assembling tool calls from fragments, and the call event protocol.
+
+Every adapter (native providers and text detectors alike) builds its calls
+through one :class:`CallAssembler`, which is where the protocol is kept:
+each call gets exactly one :class:`ToolCallStarted` (once its name is
+known), then any number of :class:`ToolCallDelta`, then exactly one
+:class:`ToolCallCompleted` or :class:`ToolCallFailed`.  Stream indices,
+generated ids and the per-call limits live here too.
+
+Argument fragments are appended to a list and joined once; the
+:class:`~streamcalls._jsonscan.JsonScanner` says when the JSON closed, and
+msgspec decodes it exactly once, at that moment.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from ._events import (
+    Event,
+    ToolCall,
+    ToolCallCompleted,
+    ToolCallDelta,
+    ToolCallFailed,
+    ToolCallStarted,
+)
+from ._jsonscan import COMPLETE, SCALAR, TOO_DEEP, JsonScanner
+from ._limits import Limits
+
+__all__ = ("COMPLETED", "FAILED", "OPEN", "Call", "CallAssembler", "IdFactory", "decode_arguments", "random_call_id")
+
+IdFactory = Callable[[], str]
+
+_WHITESPACE = " \t\r\n"
+_decode = msgspec.json.decode
+_encode = msgspec.json.encode
+
+# Call status.
+OPEN = 0
+COMPLETED = 1
+FAILED = 2
+
+
+def random_call_id() -> str:
+    """A fresh call id: ``call_`` and 24 random hex digits."""
+    return "call_" + uuid.uuid4().hex[:24]
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return "a number"
+
+
+def decode_arguments(raw: str) -> dict[str, Any]:
+    """Decode a complete arguments text into an object.
+
+    ``""`` (or only whitespace) means ``{}``.  A JSON string that itself holds
+    a JSON object (double-encoded arguments, which some models write) is
+    unwrapped.  Raises ``ValueError`` with a message naming the problem.
+    """
+    if not raw or raw.isspace():
+        return {}
+    try:
+        value = _decode(raw)
+    except RecursionError:
+        raise ValueError("arguments nest too deeply to decode") from None
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"arguments are not valid JSON: {exc}") from None
+    if type(value) is dict:
+        return value
+    if isinstance(value, str) and value.lstrip(_WHITESPACE).startswith("{"):
+        try:
+            inner = _decode(value)
+        except (msgspec.DecodeError, RecursionError):
+            pass
+        else:
+            if type(inner) is dict:
+                return inner
+    raise ValueError(f"arguments must be a JSON object, got {_kind(value)}")
+
+
+class Call:
+    """The state of one call while it is assembled."""
+
+    __slots__ = ("id", "index", "initial", "name", "parts", "scanner", "size", "source", "started", "status")
+
+    def __init__(self, index: int, call_id: str, name: str, source: str, max_depth: int) -> None:
+        self.index = index
+        self.id = call_id
+        self.name = name
+        self.source = source
+        self.parts: list[str] = []
+        self.size = 0
+        self.scanner = JsonScanner(max_depth)
+        self.started = False
+        self.status = OPEN
+        # Arguments an adapter received whole before any fragment (Anthropic
+        # sends ``input: {}`` at the block's start); used if no fragment follows.
+        self.initial: dict[str, Any] | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == OPEN
+
+    @property
+    def closed_json(self) -> bool:
+        """True once the arguments' JSON value has closed."""
+        return self.scanner.state == COMPLETE
+
+    def raw(self) -> str:
+        parts = self.parts
+        return parts[0] if len(parts) == 1 else "".join(parts)
+
+
+class CallAssembler:
+    """Builds calls and emits their events into ``out``."""
+
+    __slots__ = ("_limits", "_new_id", "_open", "_out", "completed", "count")
+
+    def __init__(self, out: list[Event], limits: Limits, id_factory: IdFactory | None) -> None:
+        self._out = out
+        self._limits = limits
+        self._new_id = id_factory or random_call_id
+        self._open: list[Call] = []
+        self.count = 0  # calls opened so far; the next call's index
+        self.completed = 0
+
+    # -- opening and naming ------------------------------------------------
+
+    def open(self, call_id: str | None, name: str | None, source: str) -> Call | None:
+        """Start a new call; returns None (after reporting) past ``max_calls``."""
+        limits = self._limits
+        if self.count >= limits.max_calls:
+            if self.count == limits.max_calls:
+                self.count += 1
+                self._out.append(
+                    ToolCallFailed(
+                        self.count - 1,
+                        call_id or "",
+                        name or "",
+                        "",
+                        f"stream has more calls than max_calls={limits.max_calls}; the rest are dropped",
+                    )
+                )
+            return None
+        call = Call(self.count, call_id or self._new_id(), name or "", source, limits.max_json_depth)
+        self.count += 1
+        self._open.append(call)
+        if name:
+            self._start(call)
+        return call
+
+    def set_name(self, call: Call, name: str) -> None:
+        """Give a call its name if it has none yet (later names are ignored)."""
+        if not call.name and name and call.status == OPEN:
+            call.name = name
+            self._start(call)
+
+    def set_id(self, call: Call, call_id: str) -> None:
+        """Replace a generated id with the provider's, while nothing was emitted."""
+        if not call.started and call_id:
+            call.id = call_id
+
+    def _start(self, call: Call) -> None:
+        call.started = True
+        out = self._out
+        out.append(ToolCallStarted(call.index, call.id, call.name))
+        index = call.index
+        for part in call.parts:  # fragments that came before the name
+            out.append(ToolCallDelta(index, part))
+
+    # -- arguments -----------------------------------------------------------
+
+    def feed(self, call: Call, fragment: str) -> int:
+        """Add an argument fragment.
+
+        Completes the call when its JSON value closes.  Returns -1, or, when
+        the value closed before the fragment's end and what follows is not
+        blank, the offset where that rest (a second value) begins: the caller
+        decides whether it starts a new call.
+        """
+        if call.status != OPEN or not fragment:
+            return -1
+        size = call.size + len(fragment)
+        if size > self._limits.max_arguments_bytes:
+            call.parts.append(fragment)
+            self.fail(call, f"arguments exceed max_arguments_bytes={self._limits.max_arguments_bytes}")
+            return -1
+        call.size = size
+        scanner = call.scanner
+        end = scanner.feed(fragment)
+        rest = -1
+        if 0 <= end < len(fragment) and not fragment[end:].isspace():
+            rest = end
+            fragment = fragment[:end]
+        call.parts.append(fragment)
+        if call.started:
+            self._out.append(ToolCallDelta(call.index, fragment))
+        if end >= 0:
+            self._finish(call)
+        elif scanner.state == TOO_DEEP:
+            self.fail(call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}")
+        return rest
+
+    def whole(self, call: Call, arguments: Any, raw: str | None = None) -> None:
+        """Complete a call whose arguments arrived whole (an object or a JSON string)."""
+        if call.status != OPEN:
+            return
+        if isinstance(arguments, str):
+            self.feed(call, arguments)
+            self.end(call)
+            return
+        text = raw if raw is not None else _encode(arguments).decode()
+        call.parts.append(text)
+        if call.started and text:
+            self._out.append(ToolCallDelta(call.index, text))
+        if arguments is None:
+            arguments = {}
+        if type(arguments) is not dict:
+            self.fail(call, f"arguments must be a JSON object, got {_kind(arguments)}")
+            return
+        self._complete(call, arguments)
+
+    # -- ending ----------------------------------------------------------------
+
+    def end(self, call: Call) -> None:
+        """The provider signalled the end of this call: complete or fail it."""
+        if call.status != OPEN:
+            return
+        scanner = call.scanner
+        if scanner.state == COMPLETE:
+            self._finish(call)
+        elif not call.parts or call.raw().isspace():
+            self._complete(call, call.initial if call.initial is not None else {})
+        elif scanner.state == TOO_DEEP:
+            self.fail(call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}")
+        else:
+            # An unclosed object, array or string is truncated: never a success.
+            # A top-level scalar closes here; decode_arguments rejects it.
+            if scanner.state == SCALAR:
+                self._finish(call)
+            else:
+                self.fail(call, "arguments JSON is incomplete (truncated)")
+
+    def fail(self, call: Call, error: str) -> None:
+        """End a call as failed, keeping what arrived of its arguments."""
+        if call.status != OPEN:
+            return
+        if not call.started:
+            self._start(call)
+        call.status = FAILED
+        self._open.remove(call)
+        self._out.append(ToolCallFailed(call.index, call.id, call.name, call.raw(), error))
+
+    def fail_open(self, error: str) -> None:
+        """Fail every call still open (end of input, a provider error, ...)."""
+        for call in list(self._open):
+            self.fail(call, error)
+
+    def end_open(self) -> None:
+        """Signal the end of every call still open."""
+        for call in list(self._open):
+            self.end(call)
+
+    @property
+    def has_open(self) -> bool:
+        return bool(self._open)
+
+    def _finish(self, call: Call) -> None:
+        try:
+            arguments = decode_arguments(call.raw())
+        except ValueError as exc:
+            self.fail(call, str(exc))
+            return
+        self._complete(call, arguments)
+
+    def _complete(self, call: Call, arguments: dict[str, Any]) -> None:
+        if not call.name:
+            self.fail(call, "call has no name")
+            return
+        if not call.started:
+            self._start(call)
+        call.status = COMPLETED
+        self._open.remove(call)
+        self.completed += 1
+        self._out.append(
+            ToolCallCompleted(ToolCall(call.id, call.name, arguments, call.index, call.source))
+        )

@@ -1,0 +1,96 @@
+"""What provider adapters write into: events, calls, text, and the stream's end.
+
+The rules that hold for every provider live here, once: a provider error
+fails the calls it interrupts; the end of the stream is reported exactly
+once, after every call has ended; a normal stop after calls reads
+``"tool_calls"``; input after the end is reported, not processed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ._calls import CallAssembler, IdFactory
+from ._events import (
+    Event,
+    ParseError,
+    ProviderError,
+    ReasoningDelta,
+    StreamFinished,
+    TextDelta,
+    Usage,
+)
+from ._limits import Limits
+from ._lines import preview
+
+__all__ = ("Emitter", "TextSink")
+
+TextSink = Callable[[str], None]
+
+
+class Emitter:
+    __slots__ = ("_after_end_reported", "calls", "errored", "finished", "limits", "out", "text", "text_end")
+
+    def __init__(self, limits: Limits, id_factory: IdFactory | None) -> None:
+        out: list[Event] = []
+        self.out = out
+        self.limits = limits
+        self.calls = CallAssembler(out, limits, id_factory)
+        self.finished = False
+        self.errored = False
+        self._after_end_reported = False
+        # The text channel: text detectors replace these two.
+        self.text: TextSink = self._plain_text
+        self.text_end: Callable[[], None] = _nothing
+
+    def _plain_text(self, text: str) -> None:
+        self.out.append(TextDelta(text))
+
+    def reasoning(self, text: str) -> None:
+        self.out.append(ReasoningDelta(text))
+
+    def provider_error(self, message: str, code: str | None = None) -> None:
+        self.errored = True
+        self.text_end()
+        self.calls.fail_open(f"interrupted by a provider error: {message}")
+        self.out.append(ProviderError(message, code))
+
+    def parse_error(self, message: str, raw: bytes | str = b"") -> None:
+        shown = raw if isinstance(raw, str) else preview(raw)
+        self.out.append(ParseError(message, shown))
+
+    def finish(self, reason: str, provider_reason: str | None = None, usage: Usage | None = None) -> None:
+        """The provider's end marker: end open calls and report the end, once."""
+        if self.finished:
+            return
+        self.text_end()
+        calls = self.calls
+        if calls.has_open:
+            calls.end_open()
+        if self.errored and reason == "stop":
+            reason = "error"
+        elif reason == "stop" and calls.completed:
+            reason = "tool_calls"
+        self.finished = True
+        self.out.append(StreamFinished(reason, usage, provider_reason))
+
+    def end_of_input(self, truncated: str | None) -> None:
+        """No more bytes.  ``truncated`` says what end marker never came, if one is missing."""
+        if self.finished:
+            return
+        self.text_end()
+        if self.calls.has_open:
+            self.calls.fail_open("stream ended before the call completed")
+        if truncated and not self.errored:
+            self.out.append(ParseError(f"stream ended before {truncated} (truncated)"))
+        self.finish("error" if (truncated or self.errored) else "stop")
+
+    def after_end(self, raw: bytes | str) -> None:
+        """Input that arrived after the stream's end marker: reported once, ignored."""
+        if not self._after_end_reported:
+            self._after_end_reported = True
+            self.parse_error("data after the end of the stream; ignored", raw)
+
+
+def _nothing() -> None:
+    return None

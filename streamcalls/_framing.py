@@ -1,0 +1,22 @@
+"""Building the framer for a framing name."""
+
+from __future__ import annotations
+
+from ._emitter import Emitter
+from ._ndjson import NDJSONFramer
+from ._records import Framer, RecordSink
+from ._sse import SSEFramer
+from .providers.text import TextFramer
+
+__all__ = ("make_framer",)
+
+
+def make_framer(framing: str, sink: RecordSink, emit: Emitter) -> Framer:
+    limits = emit.limits
+    if framing == "sse":
+        return SSEFramer(sink, emit.out, limits.max_line_bytes, limits.max_event_bytes)
+    if framing == "ndjson":
+        return NDJSONFramer(sink, emit.out, limits.max_line_bytes)
+    if framing == "text":
+        return TextFramer(sink, emit)
+    raise AssertionError(f"no framer for {framing!r}")

@@ -1,0 +1,84 @@
+"""Splitting a byte stream into lines at CR, LF and CRLF.
+
+Only those three end a line: U+2028, U+2029, U+0085 and form feeds inside
+JSON strings are content (``str.splitlines`` would split on them, which is
+why nothing here decodes before splitting).  A CR that ends one chunk and an
+LF that starts the next are one line end.  Each chunk's bytes are scanned
+once, by C-level ``bytes`` methods; the unfinished last line waits in a
+bytearray that grows by appends only, so any chunking costs O(n).
+"""
+
+from __future__ import annotations
+
+from ._events import Event, ParseError
+
+__all__ = ("LineBuffer", "preview")
+
+
+def preview(raw: bytes | bytearray, limit: int = 200) -> str:
+    """Bytes shown in an error message: decoded leniently and cut to ``limit``."""
+    text = bytes(raw[: limit + 1]).decode("utf-8", "replace")
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+class LineBuffer:
+    """Turns chunks into complete lines (without their line ends)."""
+
+    __slots__ = ("_discarding", "_max", "_out", "_skip_lf", "_tail", "_what")
+
+    def __init__(self, out: list[Event], max_line_bytes: int, what: str) -> None:
+        self._out = out
+        self._max = max_line_bytes
+        self._what = what  # "SSE" or "NDJSON", for error messages
+        self._tail = bytearray()
+        self._skip_lf = False  # the last chunk ended with CR
+        self._discarding = False  # inside a line that went over the limit
+
+    def split(self, data: bytes) -> list[bytes]:
+        """Add a chunk; return the lines it completed."""
+        if self._skip_lf and data:
+            self._skip_lf = False
+            if data[0] == 10:
+                data = data[1:]
+        if b"\r" in data:
+            if data[-1] == 13:
+                self._skip_lf = True
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        if b"\n" not in data:
+            if data and not self._discarding:
+                self._tail += data
+                if len(self._tail) > self._max:
+                    self._overflow()
+            return []
+        lines = data.split(b"\n")
+        tail = self._tail
+        if self._discarding:
+            self._discarding = False
+            del lines[0]  # the end of the line that was over the limit
+        elif tail:
+            tail += lines[0]
+            lines[0] = bytes(tail)
+            tail.clear()
+        last = lines.pop()
+        if last:
+            tail += last
+            if len(tail) > self._max:
+                self._overflow()
+        return lines
+
+    def take_rest(self) -> bytes:
+        """At end of input: the unfinished last line (no line end came)."""
+        rest = bytes(self._tail)
+        self._tail.clear()
+        self._discarding = False
+        return rest
+
+    def _overflow(self) -> None:
+        self._out.append(
+            ParseError(
+                f"{self._what} line exceeds max_line_bytes={self._max}; skipped to the next line",
+                preview(self._tail),
+            )
+        )
+        self._tail.clear()
+        self._discarding = True

@@ -1,0 +1,30 @@
+"""Newline-delimited JSON: one value per line, blank lines ignored."""
+
+from __future__ import annotations
+
+from ._events import Event
+from ._lines import LineBuffer
+from ._records import RecordSink
+
+__all__ = ("NDJSONFramer",)
+
+
+class NDJSONFramer:
+    __slots__ = ("_lines", "sink")
+
+    def __init__(self, sink: RecordSink, out: list[Event], max_line_bytes: int) -> None:
+        self.sink = sink
+        self._lines = LineBuffer(out, max_line_bytes, "NDJSON")
+
+    def feed(self, data: bytes) -> None:
+        sink = self.sink
+        for line in self._lines.split(data):
+            if line and not line.isspace():
+                sink.on_record(None, line)
+
+    def close(self) -> None:
+        # A last line without a line end is common in NDJSON: deliver it; if
+        # it was cut off, decoding it reports the problem.
+        rest = self._lines.take_rest()
+        if rest and not rest.isspace():
+            self.sink.on_record(None, rest)

@@ -1,0 +1,176 @@
+"""The sans-IO stream parser: bytes in, canonical events out."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from ._adapter import Adapter, as_mapping
+from ._calls import IdFactory
+from ._detect import AutoDetector
+from ._emitter import Emitter
+from ._errors import MalformedStreamError, UsageError
+from ._events import Event, ParseError
+from ._framing import make_framer
+from ._limits import Limits
+from ._records import Framer
+from .providers import DETECTABLE, adapter_for
+
+__all__ = ("ParserState", "StreamParser")
+
+
+class ParserState(enum.Enum):
+    OPEN = "open"  # taking input
+    CLOSED = "closed"  # close() was called
+
+
+class StreamParser:
+    """Parses one provider stream, fed in chunks of any size.
+
+    ::
+
+        parser = StreamParser(provider="auto")
+        for chunk in response_chunks:
+            for event in parser.feed(chunk):
+                ...
+        for event in parser.close():
+            ...
+
+    ``feed`` takes ``bytes`` (or ``str``, encoded as UTF-8), split anywhere,
+    and returns the events those bytes completed -- a tool call comes out of
+    the very ``feed`` whose bytes close its arguments.  ``close`` marks the
+    end of input and returns what that ends (calls left open fail).
+
+    Bad input never raises: it becomes :class:`~streamcalls.ParseError`,
+    :class:`~streamcalls.ToolCallFailed` or :class:`~streamcalls.ProviderError`
+    events and parsing goes on.  With ``strict=True`` the first ParseError
+    raises :class:`~streamcalls.MalformedStreamError` instead.  Exceptions are
+    otherwise for misuse: an unknown provider name, ``feed`` after ``close``.
+
+    :param provider: ``"openai"``, ``"openai-responses"``, ``"anthropic"``,
+        ``"ollama"``, ``"gemini"``, ``"bedrock"``, ``"cohere"``, ``"text"``,
+        an alias of one (``"openrouter"``, ``"groq"``, ``"vllm"``, ...), or
+        ``"auto"`` to detect it from the first bytes and first event.
+    :param id_factory: makes ids for calls that arrive without one
+        (default ``call_`` + random hex); pass one to get deterministic ids.
+    :param limits: bounds on what one stream may make the parser hold.
+    :param strict: raise on the first ParseError instead of reporting it.
+    :raises UsageError: for an unknown provider name.
+    """
+
+    __slots__ = ("_adapter", "_emit", "_framer", "_provider", "_state", "_strict")
+
+    def __init__(
+        self,
+        provider: str = "auto",
+        *,
+        id_factory: IdFactory | None = None,
+        limits: Limits | None = None,
+        strict: bool = False,
+    ) -> None:
+        emit = Emitter(limits or Limits(), id_factory)
+        self._emit = emit
+        self._strict = strict
+        self._state = ParserState.OPEN
+        self._adapter: Adapter | None
+        self._framer: Framer
+        if provider == "auto":
+            self._adapter = None
+            self._framer = AutoDetector(emit, self._resolved)
+        else:
+            cls = adapter_for(provider)
+            adapter = cls(emit)
+            self._adapter = adapter
+            self._framer = make_framer(cls.framing, adapter, emit)
+        self._provider = provider
+
+    def _resolved(self, framer: Framer, adapter: Adapter) -> None:
+        self._framer = framer
+        self._adapter = adapter
+
+    @property
+    def provider(self) -> str | None:
+        """The provider's name: as given, or as detected (None while unknown)."""
+        if self._adapter is not None:
+            return self._adapter.name
+        return None if self._provider == "auto" else self._provider
+
+    @property
+    def state(self) -> ParserState:
+        return self._state
+
+    def feed(self, data: bytes | bytearray | memoryview | str) -> list[Event]:
+        """Add the next chunk of the stream; returns the events it completed.
+
+        :raises UsageError: after :meth:`close`, or for a chunk that is not bytes or str.
+        """
+        if self._state is not ParserState.OPEN:
+            raise UsageError("feed() after close(): a parser takes one stream")
+        if type(data) is not bytes:
+            data = _as_bytes(data)
+        self._framer.feed(data)
+        return self._drain()
+
+    def feed_event(self, obj: Any) -> list[Event]:
+        """Add one already-decoded stream event: a dict, or an SDK event object.
+
+        For users of the openai / anthropic SDKs, who iterate objects rather
+        than bytes.  It goes through the same adapter as the bytes would.
+        """
+        if self._state is not ParserState.OPEN:
+            raise UsageError("feed_event() after close(): a parser takes one stream")
+        adapter = self._adapter
+        if adapter is None:
+            adapter = self._detect_object(obj)
+        if adapter is not None:
+            adapter.on_object(obj)
+        return self._drain()
+
+    def _detect_object(self, obj: Any) -> Adapter | None:
+        data = as_mapping(obj)
+        for cls in DETECTABLE:
+            if cls.recognizes(None, data):
+                adapter = cls(self._emit)
+                self._adapter = adapter
+                self._framer = make_framer(cls.framing, adapter, self._emit)
+                return adapter
+        self._emit.parse_error(f"cannot tell the provider from the event {data!r:.200}")
+        return None
+
+    def close(self) -> list[Event]:
+        """End of input.  Calls still open fail; the stream's end is reported.
+
+        Calling it again returns no events.
+        """
+        if self._state is ParserState.CLOSED:
+            return []
+        self._state = ParserState.CLOSED
+        framer = self._framer
+        framer.close()
+        adapter = self._adapter
+        if adapter is not None:
+            adapter.close()
+        elif not self._emit.finished:
+            self._emit.parse_error("stream ended before its provider could be told (no complete event)")
+            self._emit.finish("error")
+        return self._drain()
+
+    def _drain(self) -> list[Event]:
+        out = self._emit.out
+        if not out:
+            return []
+        events = out.copy()
+        out.clear()
+        if self._strict:
+            for event in events:
+                if type(event) is ParseError:
+                    raise MalformedStreamError(event, events[: events.index(event)])
+        return events
+
+
+def _as_bytes(data: object) -> bytes:
+    if isinstance(data, str):
+        return data.encode("utf-8", "surrogatepass")
+    if isinstance(data, (bytearray, memoryview)):
+        return bytes(data)
+    raise UsageError(f"feed() takes bytes or str, not {type(data).__name__}")

@@ -1,0 +1,104 @@
+"""Server-sent events, per the WHATWG HTML "interpreting an event stream" rules.
+
+- Lines end at CR, LF or CRLF (see :mod:`streamcalls._lines`); the leading
+  BOM is stripped before bytes reach this module.
+- ``:`` starts a comment (keep-alives); ``field: value`` loses exactly one
+  space after the colon; a line without a colon is a field with value "".
+- ``data`` lines accumulate, joined by LF; ``event`` sets the type; ``id``
+  sets the last event id unless it holds NUL; ``retry`` and unknown fields
+  are ignored.
+- A blank line dispatches the event if it has data (``event: x`` alone
+  dispatches nothing; ``data:`` alone dispatches ""), then clears the data
+  and type buffers.
+- ``data: [DONE]`` is OpenAI's end sentinel, passed on as ``on_done``.
+
+At end of input the spec discards an event with no blank line after it.
+Here it is delivered instead, unfinished last line included: payloads are
+JSON objects, which are self-delimiting, so a cut-off payload fails to
+decode and is reported as a :class:`~streamcalls.ParseError` by the adapter,
+while a server that merely omits the last line end loses nothing.
+"""
+
+from __future__ import annotations
+
+from ._events import Event, ParseError
+from ._lines import LineBuffer, preview
+from ._records import RecordSink
+
+__all__ = ("SSEFramer",)
+
+
+class SSEFramer:
+    __slots__ = ("_data", "_event", "_lines", "_max_event", "_out", "_size", "last_event_id", "sink")
+
+    def __init__(self, sink: RecordSink, out: list[Event], max_line_bytes: int, max_event_bytes: int) -> None:
+        self.sink = sink
+        self._out = out
+        self._lines = LineBuffer(out, max_line_bytes, "SSE")
+        self._max_event = max_event_bytes
+        self._data: list[bytes] = []
+        self._size = 0
+        self._event: str | None = None
+        self.last_event_id = ""
+
+    def feed(self, data: bytes) -> None:
+        self._lines_in(self._lines.split(data))
+
+    def _lines_in(self, lines: list[bytes]) -> None:
+        for line in lines:
+            if not line:
+                self._dispatch()
+            elif line.startswith(b"data:"):
+                value = line[6:] if line[5:6] == b" " else line[5:]
+                self._data.append(value)
+                self._size += len(value)
+                if self._size > self._max_event:
+                    self._overflow()
+            elif line[0] == 58:  # ":" -- a comment
+                continue
+            else:
+                self._field(line)
+
+    def _field(self, line: bytes) -> None:
+        name, colon, value = line.partition(b":")
+        if colon and value[:1] == b" ":
+            value = value[1:]
+        if name == b"event":
+            self._event = value.decode("utf-8", "replace")
+        elif name == b"data":  # "data" with no colon: an empty data line
+            self._data.append(value)
+        elif name == b"id":
+            if b"\0" not in value:
+                self.last_event_id = value.decode("utf-8", "replace")
+        # "retry" and unknown fields are ignored.
+
+    def _dispatch(self) -> None:
+        data = self._data
+        event = self._event
+        self._event = None
+        if not data:
+            return
+        payload = data[0] if len(data) == 1 else b"\n".join(data)
+        data.clear()
+        self._size = 0
+        if payload == b"[DONE]":
+            self.sink.on_done()
+        else:
+            self.sink.on_record(event, payload)
+
+    def _overflow(self) -> None:
+        self._out.append(
+            ParseError(
+                f"SSE event data exceeds max_event_bytes={self._max_event}; event dropped",
+                preview(self._data[0]),
+            )
+        )
+        self._data.clear()
+        self._size = 0
+        self._event = None
+
+    def close(self) -> None:
+        rest = self._lines.take_rest()
+        if rest:
+            self._lines_in([rest])
+        self._dispatch()

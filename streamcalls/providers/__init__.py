@@ -1,0 +1,52 @@
+"""Provider adapters: one module per provider, and the registry of names.
+
+Nothing outside a provider's module knows its wire shapes; the rest of the
+package sees only :class:`~streamcalls._adapter.Adapter`.
+"""
+
+from __future__ import annotations
+
+from .._adapter import Adapter
+from .._errors import UsageError
+from .anthropic import AnthropicAdapter
+from .openai_chat import OpenAIChatAdapter
+from .text import TextAdapter
+
+__all__ = ("ADAPTERS", "ALIASES", "DETECTABLE", "PROVIDER_NAMES", "adapter_for")
+
+ADAPTERS: dict[str, type[Adapter]] = {
+    cls.name: cls
+    for cls in (
+        OpenAIChatAdapter,
+        AnthropicAdapter,
+        TextAdapter,
+    )
+}
+
+# Servers that speak another provider's wire format, by their own names.
+ALIASES: dict[str, str] = {
+    "openai-chat": "openai",
+    "openrouter": "openai",
+    "groq": "openai",
+    "vllm": "openai",
+    "deepseek": "openai",
+    "mistral": "openai",
+    "together": "openai",
+    "llama.cpp": "openai",
+    "lmstudio": "openai",
+}
+
+PROVIDER_NAMES: tuple[str, ...] = (*ADAPTERS, *ALIASES, "auto")
+
+# Tried in this order on the first record when provider="auto"; text last.
+DETECTABLE: tuple[type[Adapter], ...] = tuple(cls for cls in ADAPTERS.values() if cls is not TextAdapter)
+
+
+def adapter_for(provider: str) -> type[Adapter]:
+    """The adapter class for a provider name or alias (not "auto")."""
+    name = ALIASES.get(provider, provider)
+    try:
+        return ADAPTERS[name]
+    except KeyError:
+        known = ", ".join(repr(n) for n in PROVIDER_NAMES)
+        raise UsageError(f"unknown provider {provider!r}; expected one of {known}") from None

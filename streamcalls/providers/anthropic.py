@@ -1,0 +1,226 @@
+"""Anthropic Messages streams.
+
+Wire format: SSE with ``event:`` names, and the same name as ``type`` in
+each payload: ``message_start{message{usage}}``, then per content block
+``content_block_start{index, content_block}`` (``text``, ``thinking``,
+``tool_use{id, name, input: {}}``), ``content_block_delta{index, delta}``
+(``text_delta``, ``thinking_delta``, ``input_json_delta.partial_json``,
+``signature_delta``, ``citations_delta``), ``content_block_stop{index}``;
+then ``message_delta{delta{stop_reason}, usage{output_tokens}}`` and
+``message_stop``.  ``ping`` keeps the connection alive; ``error`` carries
+``{error{type, message}}``.  There is no ``[DONE]``.
+
+A tool call completes when its ``partial_json`` closes, or at its block's
+``content_block_stop`` (a no-argument tool sends only ``""``).  Server-side
+tools (``server_tool_use``, web search results) are run by Anthropic, not by
+the caller, and are not reported as calls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .._adapter import Adapter, convert_view, decode_view
+from .._calls import Call
+from .._events import Usage
+
+__all__ = ("AnthropicAdapter",)
+
+
+class _Block(msgspec.Struct):
+    type: str = ""
+    id: str | None = None
+    name: str | None = None
+    input: dict[str, Any] | None = None
+    text: str | None = None
+    thinking: str | None = None
+
+
+class _Delta(msgspec.Struct):
+    type: str = ""
+    text: str | None = None
+    partial_json: str | None = None
+    thinking: str | None = None
+    stop_reason: str | None = None
+
+
+class _Usage(msgspec.Struct):
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_creation_input_tokens: int | None = None
+    cache_read_input_tokens: int | None = None
+
+
+class _Message(msgspec.Struct):
+    usage: _Usage | None = None
+
+
+class _Error(msgspec.Struct):
+    type: str | None = None
+    message: str | None = None
+
+
+class _Event(msgspec.Struct):
+    type: str = ""
+    index: int = 0
+    content_block: _Block | None = None
+    delta: _Delta | None = None
+    message: _Message | None = None
+    usage: _Usage | None = None
+    error: _Error | None = None
+
+
+_decoder = msgspec.json.Decoder(_Event)
+
+STOP_REASONS = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "pause_turn": "stop",
+    "tool_use": "tool_calls",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "refusal": "content_filter",
+}
+
+_TEXT = 0
+_THINKING = 1
+_IGNORED = 2
+
+
+class AnthropicAdapter(Adapter):
+    name = "anthropic"
+    framing = "sse"
+
+    __slots__ = ("_blocks", "_calls", "_input_tokens", "_stop_reason", "_usage")
+
+    def __init__(self, emit: Any) -> None:
+        super().__init__(emit)
+        self._calls: dict[int, Call] = {}  # content block index -> call
+        self._blocks: dict[int, int] = {}  # content block index -> _TEXT/_THINKING/_IGNORED
+        self._stop_reason: str | None = None
+        self._usage = _Usage()
+
+    @classmethod
+    def recognizes(cls, name: str | None, obj: Any) -> bool:
+        if not isinstance(obj, dict):
+            return False
+        kind = obj.get("type")
+        if kind == "message_start" or name == "message_start":
+            return True
+        return kind == "error" and isinstance(obj.get("error"), dict) and "type" in obj["error"]
+
+    def on_record(self, name: str | None, data: bytes) -> None:
+        if self.emit.finished:
+            self.emit.after_end(data)
+            return
+        event = decode_view(_decoder, data, self.emit, "Anthropic event")
+        if event is not None:
+            self._event(event)
+
+    def on_object(self, obj: Any) -> None:
+        event = convert_view(obj, _Event, self.emit, "Anthropic event")
+        if event is not None:
+            self._event(event)
+
+    def _event(self, event: _Event) -> None:
+        kind = event.type
+        if kind == "content_block_delta":
+            self._delta(event)
+        elif kind == "content_block_start":
+            self._block_start(event)
+        elif kind == "content_block_stop":
+            self._block_stop(event.index)
+        elif kind == "message_start":
+            if event.message is not None and event.message.usage is not None:
+                self._add_usage(event.message.usage)
+        elif kind == "message_delta":
+            if event.delta is not None and event.delta.stop_reason:
+                self._stop_reason = event.delta.stop_reason
+            if event.usage is not None:
+                self._add_usage(event.usage)
+        elif kind == "message_stop":
+            self._finish()
+        elif kind == "error":
+            error = event.error or _Error()
+            self.emit.provider_error(error.message or "unknown error", error.type)
+        # ping and unknown event types are ignored.
+
+    def _delta(self, event: _Event) -> None:
+        delta = event.delta
+        if delta is None:
+            return
+        kind = delta.type
+        if kind == "input_json_delta":
+            call = self._calls.get(event.index)
+            if call is not None and delta.partial_json:
+                self.emit.calls.feed(call, delta.partial_json)
+        elif kind == "text_delta":
+            if delta.text and self._blocks.get(event.index) != _IGNORED:
+                self.emit.text(delta.text)
+        elif kind == "thinking_delta":
+            if delta.thinking:
+                self.emit.reasoning(delta.thinking)
+
+    def _block_start(self, event: _Event) -> None:
+        block = event.content_block
+        if block is None:
+            return
+        kind = block.type
+        index = event.index
+        if kind == "tool_use":
+            call = self.emit.calls.open(block.id, block.name, "native")
+            if call is not None:
+                if block.input:
+                    call.initial = block.input
+                self._calls[index] = call
+        elif kind == "text":
+            self._blocks[index] = _TEXT
+            if block.text:
+                self.emit.text(block.text)
+        elif kind == "thinking":
+            self._blocks[index] = _THINKING
+            if block.thinking:
+                self.emit.reasoning(block.thinking)
+        else:
+            self._blocks[index] = _IGNORED
+
+    def _block_stop(self, index: int) -> None:
+        call = self._calls.pop(index, None)
+        if call is not None:
+            self.emit.calls.end(call)
+        elif self._blocks.pop(index, None) == _TEXT:
+            self.emit.text_end()
+
+    def _add_usage(self, usage: _Usage) -> None:
+        # message_start holds the input counts; message_delta's output_tokens
+        # are cumulative, so the latest value wins.
+        mine = self._usage
+        for field in ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"):
+            value = getattr(usage, field)
+            if value is not None:
+                setattr(mine, field, value)
+
+    def _finish(self) -> None:
+        raw = self._usage
+        usage = None
+        if raw.input_tokens is not None or raw.output_tokens is not None:
+            # Anthropic's input_tokens leave out cached tokens; the normalized
+            # count is the whole prompt, as OpenAI's prompt_tokens is.
+            prompt = None
+            if raw.input_tokens is not None:
+                prompt = raw.input_tokens + (raw.cache_read_input_tokens or 0)
+                prompt += raw.cache_creation_input_tokens or 0
+            usage = Usage(
+                input_tokens=prompt,
+                output_tokens=raw.output_tokens,
+                total_tokens=(prompt or 0) + (raw.output_tokens or 0),
+                cache_read_tokens=raw.cache_read_input_tokens,
+                cache_write_tokens=raw.cache_creation_input_tokens,
+            )
+        reason = self._stop_reason
+        self.emit.finish(STOP_REASONS.get(reason, "stop") if reason else "stop", reason, usage)
+
+    def close(self) -> None:
+        self.emit.end_of_input("message_stop")

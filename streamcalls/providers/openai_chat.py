@@ -1,0 +1,262 @@
+"""OpenAI Chat Completions streams, and every server that speaks them.
+
+Wire format: SSE ``data: {chat.completion.chunk}`` events ending with
+``data: [DONE]``.  ``choices[0].delta`` carries ``content``, reasoning
+(DeepSeek ``reasoning_content``, OpenRouter/vLLM ``reasoning``) and
+``tool_calls[]`` fragments: ``index``, and ``id`` + ``function.name`` on a
+call's first fragment, then ``function.arguments`` string pieces.  The
+chunk with ``finish_reason`` is followed by an optional usage-only chunk
+(``choices: []``, or ``null`` from vLLM).  Errors come as a payload with an
+``error`` object.
+
+Call identity, robust to what compatible servers really send: a fragment
+belongs to the call with its ``id``; else to the call with its ``index``;
+else (no index: Gemini's and Mistral's compatible output) to the open call.
+A new id, a new name after the call's JSON closed, or a second top-level
+JSON value (servers that send every call with ``index: 0``) starts a new
+call.  Empty names repeated in continuation fragments are ignored.  Only
+choice 0 is read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .._adapter import Adapter, convert_view, decode_view
+from .._calls import COMPLETED, OPEN, Call
+from .._events import Usage
+
+__all__ = ("OpenAIChatAdapter",)
+
+
+class _Function(msgspec.Struct):
+    name: str | None = None
+    # A string of JSON; Mistral's SDK also allows a whole object.
+    arguments: str | dict[str, Any] | None = None
+
+
+class _ToolCall(msgspec.Struct):
+    index: int | None = None
+    id: str | None = None
+    function: _Function | None = None
+
+
+class _Delta(msgspec.Struct):
+    content: str | None = None
+    tool_calls: list[_ToolCall] | None = None
+    reasoning_content: str | None = None
+    reasoning: str | None = None
+    refusal: str | None = None
+    function_call: _Function | None = None  # the deprecated single call
+
+
+class _Choice(msgspec.Struct):
+    index: int = 0
+    delta: _Delta | None = None
+    finish_reason: str | None = None
+
+
+class _PromptDetails(msgspec.Struct):
+    cached_tokens: int | None = None
+
+
+class _CompletionDetails(msgspec.Struct):
+    reasoning_tokens: int | None = None
+
+
+class _Usage(msgspec.Struct):
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    total_tokens: int | None = None
+    prompt_tokens_details: _PromptDetails | None = None
+    completion_tokens_details: _CompletionDetails | None = None
+
+
+class _Groq(msgspec.Struct):
+    usage: _Usage | None = None
+
+
+class _Chunk(msgspec.Struct):
+    choices: list[_Choice] | None = None
+    usage: _Usage | None = None
+    x_groq: _Groq | None = None
+    error: Any = None
+
+
+_decoder = msgspec.json.Decoder(_Chunk)
+
+FINISH_REASONS = {
+    "stop": "stop",
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
+    "length": "length",
+    "content_filter": "content_filter",
+    "error": "error",
+    "abort": "error",
+}
+
+
+def _usage(raw: _Usage) -> Usage:
+    prompt = raw.prompt_tokens_details
+    completion = raw.completion_tokens_details
+    return Usage(
+        input_tokens=raw.prompt_tokens,
+        output_tokens=raw.completion_tokens,
+        total_tokens=raw.total_tokens,
+        reasoning_tokens=completion.reasoning_tokens if completion else None,
+        cache_read_tokens=prompt.cached_tokens if prompt else None,
+    )
+
+
+def error_message(error: Any) -> tuple[str, str | None]:
+    """The message and code of an ``error`` payload, whatever its shape."""
+    if isinstance(error, dict):
+        message = error.get("message") or error.get("error") or msgspec.json.encode(error).decode()
+        code = error.get("code") or error.get("type")
+        return str(message), (None if code is None else str(code))
+    return str(error), None
+
+
+class OpenAIChatAdapter(Adapter):
+    name = "openai"
+    framing = "sse"
+
+    __slots__ = ("_by_id", "_by_index", "_current", "_finish_reason", "_usage")
+
+    def __init__(self, emit: Any) -> None:
+        super().__init__(emit)
+        self._by_id: dict[str, Call] = {}
+        self._by_index: dict[int, Call] = {}
+        self._current: Call | None = None
+        self._finish_reason: str | None = None
+        self._usage: Usage | None = None
+
+    @classmethod
+    def recognizes(cls, name: str | None, obj: Any) -> bool:
+        if not isinstance(obj, dict):
+            return False
+        kind = obj.get("object")
+        return kind == "chat.completion.chunk" or ("choices" in obj and kind is None and "candidates" not in obj)
+
+    # -- input -----------------------------------------------------------------
+
+    def on_record(self, name: str | None, data: bytes) -> None:
+        if self.emit.finished:
+            self.emit.after_end(data)
+            return
+        chunk = decode_view(_decoder, data, self.emit, "OpenAI chunk")
+        if chunk is not None:
+            self._chunk(chunk)
+
+    def on_object(self, obj: Any) -> None:
+        chunk = convert_view(obj, _Chunk, self.emit, "OpenAI chunk")
+        if chunk is not None:
+            self._chunk(chunk)
+
+    def _chunk(self, chunk: _Chunk) -> None:
+        emit = self.emit
+        if chunk.error is not None:
+            message, code = error_message(chunk.error)
+            emit.provider_error(message, code)
+        choices = chunk.choices
+        if choices:
+            for choice in choices:
+                if choice.index:
+                    continue
+                delta = choice.delta
+                if delta is not None:
+                    if delta.reasoning_content:
+                        emit.reasoning(delta.reasoning_content)
+                    if delta.reasoning:
+                        emit.reasoning(delta.reasoning)
+                    if delta.content:
+                        emit.text(delta.content)
+                    if delta.refusal:
+                        emit.text(delta.refusal)
+                    if delta.tool_calls:
+                        for fragment in delta.tool_calls:
+                            self._fragment(fragment)
+                    if delta.function_call is not None:
+                        self._fragment(_ToolCall(None, None, delta.function_call))
+                if choice.finish_reason:
+                    self._finish_reason = choice.finish_reason
+                    emit.calls.end_open()
+        usage = chunk.usage
+        if usage is None and chunk.x_groq is not None:
+            usage = chunk.x_groq.usage
+        if usage is not None:
+            self._usage = _usage(usage)
+
+    # -- calls -------------------------------------------------------------------
+
+    def _fragment(self, fragment: _ToolCall) -> None:
+        function = fragment.function
+        name = function.name if function is not None else None
+        arguments = function.arguments if function is not None else None
+        call_id = fragment.id
+        index = fragment.index
+        if call_id:
+            call = self._by_id.get(call_id)
+        elif index is not None:
+            call = self._by_index.get(index)
+        else:
+            call = self._current
+        if call is not None and call.status != OPEN:
+            if call.status != COMPLETED:
+                return  # the rest of a failed call
+            if not (name and name != call.name) and not _starts_value(arguments):
+                return  # an empty or repeated fragment after the call closed
+            # A new name, or a second JSON value: the next call at this index.
+            call = self._new_call(None, name or call.name, index)
+        elif call is None:
+            call = self._new_call(call_id, name, index)
+        elif name:
+            self.emit.calls.set_name(call, name)
+        while call is not None and arguments:
+            if not isinstance(arguments, str):
+                self.emit.calls.whole(call, arguments)
+                return
+            rest = self.emit.calls.feed(call, arguments)
+            if rest < 0:
+                return
+            arguments = arguments[rest:]
+            call = self._new_call(None, call.name, index)
+
+    def _new_call(self, call_id: str | None, name: str | None, index: int | None) -> Call | None:
+        calls = self.emit.calls
+        current = self._current
+        if current is not None and current.status == OPEN:
+            calls.end(current)  # OpenAI streams calls one after another
+        call = calls.open(call_id, name, "native")
+        if call is None:
+            return None
+        if call_id:
+            self._by_id[call_id] = call
+        if index is not None:
+            self._by_index[index] = call
+        self._current = call
+        return call
+
+    # -- end ---------------------------------------------------------------------
+
+    def on_done(self) -> None:
+        self._end()
+
+    def _end(self) -> None:
+        reason = self._finish_reason
+        normalized = FINISH_REASONS.get(reason, "stop") if reason else "stop"
+        self.emit.finish(normalized, reason, self._usage)
+
+    def close(self) -> None:
+        if self._finish_reason is not None and not self.emit.errored:
+            self._end()  # no [DONE], but the stream did finish
+        else:
+            self.emit.end_of_input("data: [DONE]")
+
+
+def _starts_value(arguments: str | dict[str, Any] | None) -> bool:
+    if isinstance(arguments, str):
+        return bool(arguments) and not arguments.isspace()
+    return arguments is not None
