@@ -31,7 +31,16 @@ from ._events import (
 from ._jsonscan import COMPLETE, SCALAR, TOO_DEEP, JsonScanner
 from ._limits import Limits
 
-__all__ = ("COMPLETED", "FAILED", "OPEN", "Call", "CallAssembler", "IdFactory", "decode_arguments", "random_call_id")
+__all__ = (
+    "COMPLETED",
+    "FAILED",
+    "OPEN",
+    "Call",
+    "CallAssembler",
+    "IdFactory",
+    "decode_arguments",
+    "random_call_id",
+)
 
 IdFactory = Callable[[], str]
 
@@ -245,13 +254,12 @@ class CallAssembler:
             self._complete(call, call.initial if call.initial is not None else {})
         elif scanner.state == TOO_DEEP:
             self.fail(call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}")
+        # An unclosed object, array or string is truncated: never a success.
+        # A top-level scalar closes here; decode_arguments rejects it.
+        elif scanner.state == SCALAR:
+            self._finish(call)
         else:
-            # An unclosed object, array or string is truncated: never a success.
-            # A top-level scalar closes here; decode_arguments rejects it.
-            if scanner.state == SCALAR:
-                self._finish(call)
-            else:
-                self.fail(call, "arguments JSON is incomplete (truncated)")
+            self.fail(call, "arguments JSON is incomplete (truncated)")
 
     def fail(self, call: Call, error: str) -> None:
         """End a call as failed, keeping what arrived of its arguments."""
@@ -294,6 +302,4 @@ class CallAssembler:
         call.status = COMPLETED
         self._open.remove(call)
         self.completed += 1
-        self._out.append(
-            ToolCallCompleted(ToolCall(call.id, call.name, arguments, call.index, call.source))
-        )
+        self._out.append(ToolCallCompleted(ToolCall(call.id, call.name, arguments, call.index, call.source)))

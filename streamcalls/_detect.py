@@ -24,7 +24,7 @@ import msgspec
 from ._adapter import Adapter
 from ._emitter import Emitter
 from ._framing import make_framer
-from ._records import Framer
+from ._records import Framer, RecordSink
 from .providers import ADAPTERS, DETECTABLE
 from .providers.text import TextAdapter
 
@@ -100,7 +100,7 @@ class AutoDetector:
         self._first = True
         self._to_text_done = False  # fell back to text: the old framer's records are replayed
         self.adapter: Adapter | None = None
-        self.sink = self
+        self.sink: RecordSink = self
 
     # -- bytes -----------------------------------------------------------------
 
@@ -175,7 +175,9 @@ class AutoDetector:
         if isinstance(obj, dict) and "error" in obj:
             self._use(ADAPTERS[_ERROR_DEFAULT[self._framing]]).on_record(name, data)
             return
-        self._emit.parse_error(f"cannot tell the provider from a {self._framing} record holding {_keys(obj)}", data)
+        self._emit.parse_error(
+            f"cannot tell the provider from a {self._framing} record holding {_keys(obj)}", data
+        )
 
     def on_done(self) -> None:
         if self._to_text_done:

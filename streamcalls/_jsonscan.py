@@ -68,7 +68,7 @@ class JsonScanner:
             if first == '"':
                 self.in_string = True
                 pos += 1
-            elif first == "{" or first == "[":
+            elif first in "{[":
                 self.depth = 1
                 pos += 1
             else:
@@ -113,7 +113,7 @@ class JsonScanner:
                 pos = at + 1
                 if char == '"':
                     in_string = True
-                elif char == "{" or char == "[":
+                elif char in "{[":
                     depth += 1
                     if depth > self.max_depth:
                         self.state = TOO_DEEP

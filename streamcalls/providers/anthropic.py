@@ -197,7 +197,12 @@ class AnthropicAdapter(Adapter):
         # message_start holds the input counts; message_delta's output_tokens
         # are cumulative, so the latest value wins.
         mine = self._usage
-        for field in ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"):
+        for field in (
+            "input_tokens",
+            "output_tokens",
+            "cache_creation_input_tokens",
+            "cache_read_input_tokens",
+        ):
             value = getattr(usage, field)
             if value is not None:
                 setattr(mine, field, value)

@@ -138,7 +138,9 @@ class OpenAIChatAdapter(Adapter):
         if not isinstance(obj, dict):
             return False
         kind = obj.get("object")
-        return kind == "chat.completion.chunk" or ("choices" in obj and kind is None and "candidates" not in obj)
+        return kind == "chat.completion.chunk" or (
+            "choices" in obj and kind is None and "candidates" not in obj
+        )
 
     # -- input -----------------------------------------------------------------
 

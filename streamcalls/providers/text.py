@@ -47,8 +47,10 @@ class TextAdapter(Adapter):
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:
         # A bare JSON tool call as the first thing in a stream is model text.
-        return isinstance(obj, dict) and isinstance(obj.get("name"), str) and (
-            "arguments" in obj or "parameters" in obj
+        return (
+            isinstance(obj, dict)
+            and isinstance(obj.get("name"), str)
+            and ("arguments" in obj or "parameters" in obj)
         )
 
     def on_record(self, name: str | None, data: bytes) -> None:

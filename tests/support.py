@@ -1,0 +1,106 @@
+"""Shared helpers for the tests: feeding streams in chunks, normalizing events, the corpus."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+import streamcalls
+from streamcalls import Event, ReasoningDelta, TextDelta, ToolCallDelta
+
+DATA = Path(__file__).parent / "data"
+
+# Extensions of recorded streams; the expected events sit beside each as NAME.events.jsonl.
+STREAM_SUFFIXES = (".sse", ".ndjson", ".json", ".bin", ".txt")
+
+
+def counter_ids(prefix: str = "call_gen_") -> Callable[[], str]:
+    """A deterministic id factory: call_gen_0, call_gen_1, ..."""
+    numbers = itertools.count()
+    return lambda: f"{prefix}{next(numbers)}"
+
+
+def feed_chunks(chunks: Iterable[bytes], provider: str = "auto", **options: Any) -> list[Event]:
+    options.setdefault("id_factory", counter_ids())
+    parser = streamcalls.StreamParser(provider, **options)
+    events: list[Event] = []
+    for chunk in chunks:
+        events += parser.feed(chunk)
+    events += parser.close()
+    return events
+
+
+def split_at(data: bytes, cuts: Iterable[int]) -> list[bytes]:
+    points = sorted({c for c in cuts if 0 < c < len(data)})
+    bounds = [0, *points, len(data)]
+    return [data[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def bytewise(data: bytes) -> list[bytes]:
+    return [data[i : i + 1] for i in range(len(data))]
+
+
+def normalize(events: Sequence[Event]) -> list[Event]:
+    """Merge adjacent text, reasoning and same-call argument deltas.
+
+    How a chunking splits text into deltas is not part of the contract; the
+    concatenated text and every other event are.
+    """
+    merged: list[Event] = []
+    for event in events:
+        last = merged[-1] if merged else None
+        if type(event) is TextDelta and type(last) is TextDelta:
+            merged[-1] = TextDelta(last.text + event.text)
+        elif type(event) is ReasoningDelta and type(last) is ReasoningDelta:
+            merged[-1] = ReasoningDelta(last.text + event.text)
+        elif type(event) is ToolCallDelta and type(last) is ToolCallDelta and last.index == event.index:
+            merged[-1] = ToolCallDelta(event.index, last.arguments_delta + event.arguments_delta)
+        else:
+            merged.append(event)
+    return merged
+
+
+_event_decoder = msgspec.json.Decoder(Event)
+
+
+def read_events(path: Path) -> list[Event]:
+    return [_event_decoder.decode(line) for line in path.read_bytes().splitlines() if line.strip()]
+
+
+def write_events(path: Path, events: Sequence[Event]) -> None:
+    path.write_bytes(b"".join(msgspec.json.encode(e) + b"\n" for e in events))
+
+
+@dataclass(frozen=True)
+class Case:
+    """One recorded stream: tests/data/<provider>/<name>.<ext>."""
+
+    path: Path
+    provider: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.provider}/{self.path.name}"
+
+    @property
+    def expected_path(self) -> Path:
+        return self.path.with_suffix(".events.jsonl")
+
+    def data(self) -> bytes:
+        return self.path.read_bytes()
+
+    def expected(self) -> list[Event]:
+        return read_events(self.expected_path)
+
+
+def corpus() -> list[Case]:
+    cases = []
+    for path in sorted(DATA.glob("*/*")):
+        if path.suffix in STREAM_SUFFIXES and not path.name.endswith(".events.jsonl"):
+            cases.append(Case(path, path.parent.name))
+    return cases
