@@ -172,8 +172,9 @@ class AutoDetector:
         if first and self._keep_raw and TextAdapter.recognizes(name, obj):
             self._to_text(bytes(self._raw))
             return
-        if isinstance(obj, dict) and "error" in obj:
-            self._use(ADAPTERS[_ERROR_DEFAULT[self._framing]]).on_record(name, data)
+        default = ADAPTERS.get(_ERROR_DEFAULT.get(self._framing, ""))
+        if default is not None and isinstance(obj, dict) and "error" in obj:
+            self._use(default).on_record(name, data)
             return
         self._emit.parse_error(
             f"cannot tell the provider from a {self._framing} record holding {_keys(obj)}", data
