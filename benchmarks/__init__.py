@@ -1,0 +1,1 @@
+"""Benchmarks: chunk throughput against the official SDK accumulators (see issue 7)."""
