@@ -315,6 +315,10 @@ class CallAssembler:
             self.end(call)
 
     @property
+    def limits(self) -> Limits:
+        return self._limits
+
+    @property
     def has_open(self) -> bool:
         return bool(self._open)
 
