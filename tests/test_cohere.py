@@ -300,3 +300,11 @@ def test_tool_plan_and_thinking_are_reasoning() -> None:
         TextDelta("ok"),
         StreamFinished("stop", None, "COMPLETE"),
     ]
+
+
+def test_delta_without_a_start_is_reported() -> None:
+    data = sse(MESSAGE_START, delta(3, '{"a": 1}'), message_end("COMPLETE"))
+    assert parse(data) == [
+        ParseError("tool-call-delta for index 3, which has no open call; ignored", '{"a": 1}'),
+        StreamFinished("stop", None, "COMPLETE"),
+    ]

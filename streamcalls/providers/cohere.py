@@ -148,7 +148,8 @@ class CohereAdapter(Adapter):
 
     def __init__(self, emit: Emitter) -> None:
         super().__init__(emit)
-        self._calls: dict[int, Call] = {}  # tool-call index -> call
+        # tool-call index -> call (None: dropped past max_calls)
+        self._calls: dict[int, Call | None] = {}
 
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:
@@ -176,12 +177,11 @@ class CohereAdapter(Adapter):
         delta = event.delta
         message = delta.message if delta is not None else None
         if kind == "tool-call-delta":
-            call = self._calls.get(event.index)
             tool_call = message.tool_calls if message is not None else None
-            if call is not None and isinstance(tool_call, _ToolCall) and tool_call.function is not None:
+            if isinstance(tool_call, _ToolCall) and tool_call.function is not None:
                 arguments = tool_call.function.arguments
                 if arguments:
-                    emit.calls.feed(call, arguments)
+                    self._arguments(event.index, arguments)
         elif kind in ("content-delta", "content-start"):
             content = message.content if message is not None else None
             if isinstance(content, _Content):
@@ -208,6 +208,15 @@ class CohereAdapter(Adapter):
             emit.provider_error(event.message)
         # message-start, citations, debug and unknown types are ignored.
 
+    def _arguments(self, index: int, arguments: str) -> None:
+        if index not in self._calls:
+            message = f"tool-call-delta for index {index}, which has no open call; ignored"
+            self.emit.parse_error(message, arguments)
+            return
+        call = self._calls[index]
+        if call is not None:
+            self.emit.calls.feed(call, arguments)
+
     def _start(self, index: int, tool_call: _ToolCall) -> None:
         calls = self.emit.calls
         previous = self._calls.get(index)
@@ -215,10 +224,8 @@ class CohereAdapter(Adapter):
             calls.end(previous)  # a new call at an index whose end never came
         function = tool_call.function or _Function()
         call = calls.open(tool_call.id, function.name, "native")
-        if call is None:
-            return
         self._calls[index] = call
-        if function.arguments:
+        if call is not None and function.arguments:
             calls.feed(call, function.arguments)
 
     def _finish(self, delta: _Delta) -> None:
