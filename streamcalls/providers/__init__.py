@@ -9,7 +9,10 @@ from __future__ import annotations
 from .._adapter import Adapter
 from .._errors import UsageError
 from .anthropic import AnthropicAdapter
+from .cohere import CohereAdapter
+from .ollama import OllamaAdapter
 from .openai_chat import OpenAIChatAdapter
+from .openai_responses import OpenAIResponsesAdapter
 from .text import TextAdapter
 
 __all__ = ("ADAPTERS", "ALIASES", "DETECTABLE", "PROVIDER_NAMES", "adapter_for")
@@ -19,6 +22,9 @@ ADAPTERS: dict[str, type[Adapter]] = {
     for cls in (
         OpenAIChatAdapter,
         AnthropicAdapter,
+        OpenAIResponsesAdapter,
+        OllamaAdapter,
+        CohereAdapter,
         TextAdapter,
     )
 }
