@@ -263,12 +263,13 @@ class CallAssembler:
             self.feed(call, arguments)
             self.end(call)
             return
+        if arguments is None:  # no arguments at all: {}
+            arguments = {}
+            raw = ""
         text = raw if raw is not None else _encode(arguments).decode()
         call.parts.append(text)
         if call.started and text:
             self._out.append(ToolCallDelta(call.index, text))
-        if arguments is None:
-            arguments = {}
         if type(arguments) is not dict:
             self.fail(call, f"arguments must be a JSON object, got {_kind(arguments)}")
             return

@@ -122,7 +122,7 @@ class CallObjectParser:
             if state == _ARGUMENTS:
                 pos = self._arguments(text, pos)
                 continue
-            if state == _STRING or state == _KEY:
+            if state in (_STRING, _KEY):
                 pos = self._string(text, pos)
                 continue
             if state == _SKIP:
@@ -144,7 +144,7 @@ class CallObjectParser:
             if char != "{":
                 return self._bad(pos, "a tool call must be a JSON object")
             self._state = _KEY_OR_CLOSE
-        elif state == _KEY_OR_CLOSE or state == _KEY_START:
+        elif state in (_KEY_OR_CLOSE, _KEY_START):
             if char == '"':
                 self._state = _KEY
                 self._string_for = "key"
@@ -183,7 +183,7 @@ class CallObjectParser:
             self._state = _SCALAR
             self._scalar_for = "arguments"
             return pos
-        if key == "name" or key == "id":
+        if key in {"name", "id"}:
             if char == '"':
                 self._state = _STRING
                 self._string_for = key

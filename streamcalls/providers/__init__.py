@@ -21,8 +21,10 @@ ADAPTERS: dict[str, type[Adapter]] = {
     cls.name: cls
     for cls in (
         OpenAIChatAdapter,
-        AnthropicAdapter,
+        # Before Anthropic: a Responses stream may open with an error event
+        # shaped like Anthropic's, told apart by its sequence_number.
         OpenAIResponsesAdapter,
+        AnthropicAdapter,
         OllamaAdapter,
         CohereAdapter,
         TextAdapter,

@@ -238,9 +238,5 @@ class CohereAdapter(Adapter):
         normalized = FINISH_REASONS.get(reason, "stop") if reason else "stop"
         emit.finish(normalized, reason, _usage(delta.usage))
 
-    def on_done(self) -> None:
-        if not self.emit.finished:
-            self.emit.end_of_input("message-end")
-
     def close(self) -> None:
         self.emit.end_of_input("message-end")
