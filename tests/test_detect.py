@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from streamcalls import ParseError, ProviderError, StreamFinished, StreamParser, TextDelta, ToolCallCompleted
+from streamcalls import (
+    ParseError,
+    ProviderError,
+    StreamFinished,
+    StreamParser,
+    TextDelta,
+    ToolCall,
+    ToolCallCompleted,
+)
 from streamcalls._detect import sniff_framing
 from tests.streams import ANTHROPIC_END, ANTHROPIC_START, openai_chunk, openai_finish
 from tests.support import bytewise, feed_chunks
@@ -50,11 +58,21 @@ def test_unrecognized_sse_record_is_reported_naming_what_it_held() -> None:
     assert events[1:] == [TextDelta("x"), StreamFinished("stop", None, "stop")]
 
 
+def test_a_bare_json_call_as_the_whole_stream_is_a_text_call() -> None:
+    text = b'{"name": "get_weather", "arguments": {"city": "Oslo"}}\nDone.'
+    for chunks in ([text], bytewise(text)):
+        events = feed_chunks(chunks)
+        assert events[2] == ToolCallCompleted(
+            ToolCall("call_gen_0", "get_weather", {"city": "Oslo"}, 0, "json")
+        )
+        assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "\nDone."
+
+
 @pytest.mark.parametrize(
     "text",
     [
         b"{curly} braces are fine\nsecond line",
-        b'{"name": "get_weather", "arguments": {"city": "Oslo"}}\nDone.',
+        b'{"city": "Oslo", "name": "x", "arguments": {}}\nDone.',
         b"[1] a footnote",
     ],
 )

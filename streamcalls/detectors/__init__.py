@@ -3,8 +3,12 @@
 One detector per format, enabled by name through ``StreamParser(detect=...)``:
 
 - ``"fence"``: ``~~~tool_call`` fences, the project's prompt protocol;
-- ``"json"``: a bare JSON call object (or array of them, or one in a ```json
-  block) at the start of a line.
+- ``"json"``: a bare JSON call object (or an array of them, or one in a
+  ```` ```json ```` block) at the start of a line;
+- ``"hermes"``: Hermes / Qwen ``<tool_call>...</tool_call>``;
+- ``"mistral"``: ``[TOOL_CALLS][...]`` and ``[TOOL_CALLS]name[ARGS]{...}``;
+- ``"llama"``: Llama 3.x ``<|python_tag|>`` and bare ``{"name", "parameters"}``;
+- ``"deepseek"``: DeepSeek V3 / V3.1 ``<｜tool▁calls▁begin｜>`` tokens.
 """
 
 from __future__ import annotations
@@ -17,13 +21,22 @@ from .._errors import UsageError
 from .._events import Event
 from ._base import Detector
 from ._channel import TextChannel
+from .deepseek import DeepSeekDetector
 from .fence import FenceDetector
+from .hermes import HermesDetector
+from .llama import LlamaDetector
+from .mistral import MistralDetector
+from .rawjson import JsonDetector
 
 __all__ = ("DEFAULT_DETECT", "DETECTORS", "TextChannel", "build_channel", "tool_names")
 
-DETECTORS: dict[str, type[Detector]] = {cls.name: cls for cls in (FenceDetector,)}
+DETECTORS: dict[str, type[Detector]] = {
+    cls.name: cls
+    for cls in (FenceDetector, JsonDetector, HermesDetector, MistralDetector, LlamaDetector, DeepSeekDetector)
+}
 
-DEFAULT_DETECT: tuple[str, ...] = ("fence",)
+# What a stream gets by default: the project's fences and bare JSON.
+DEFAULT_DETECT: tuple[str, ...] = ("fence", "json")
 
 
 def tool_names(tools: Iterable[Any] | None) -> frozenset[str] | None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from .._calls import CallAssembler
 
-__all__ = ("ACTIVE", "DONE", "MARKUP", "RAW", "REJECTED", "Detector", "literal_at", "prefixes")
+__all__ = ("ACTIVE", "DONE", "MARKUP", "RAW", "REJECTED", "Detector", "Trigger", "literal_at", "prefixes")
 
 # Detector status.
 ACTIVE = 0
@@ -17,6 +17,14 @@ REJECTED = 2  # it was not markup after all; the candidate text is prose
 # Tiers, for the fallback policy: explicit markup outranks bare JSON.
 MARKUP = 2
 RAW = 3
+
+
+class Trigger(NamedTuple):
+    """A regex source that starts a detector's markup."""
+
+    pattern: str
+    line_start: bool = False  # only at the start of a line (or of the text)
+    tier: int = MARKUP
 
 
 def prefixes(literal: str) -> str:
@@ -54,13 +62,9 @@ class Detector:
     """
 
     name: ClassVar[str]
-    tier: ClassVar[int] = MARKUP
-    # Regex sources.  Line triggers match only at the start of a line (or of
-    # the text); holds are what a chunk may end with while a trigger could still follow.
-    line_triggers: ClassVar[tuple[str, ...]] = ()
-    any_triggers: ClassVar[tuple[str, ...]] = ()
-    line_holds: ClassVar[tuple[str, ...]] = ()
-    any_holds: ClassVar[tuple[str, ...]] = ()
+    triggers: ClassVar[tuple[Trigger, ...]] = ()
+    # What a chunk may end with while one of the triggers could still follow.
+    holds: ClassVar[tuple[Trigger, ...]] = ()
 
     __slots__ = ("calls", "committed", "status", "tools")
 
@@ -78,6 +82,13 @@ class Detector:
         """Consume ``text`` from ``pos``; return where it stopped."""
         raise NotImplementedError
 
-    def finish(self, rest: str) -> None:
-        """The text ended while this detector was active; ``rest`` is what it had not consumed."""
+    def finish(self, rest: str) -> str:
+        """The text ended while this (committed) detector was active.
+
+        ``rest`` is what it had not consumed; returns the part of it that is
+        prose after all (blanks held while a ``;`` could still follow).
+        """
         raise NotImplementedError
+
+    def abandon(self) -> None:
+        """The channel gave an uncommitted candidate back as text: drop its state."""

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 
 from .._events import Event, TextDelta
-from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector
+from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Trigger
 
 __all__ = ("TextChannel",)
 
@@ -29,34 +29,29 @@ _MID_LINE = r"(?<=\n)"
 _HOLD_WINDOW = 96  # no held prefix is longer than this
 
 
-def _compile(detectors: Sequence[Detector], line_start: str, holds: bool) -> re.Pattern[str]:
+def _compile(triggers: Sequence[Trigger], line_start: str, *, at_end: bool) -> re.Pattern[str]:
     groups = []
-    for number, detector in enumerate(detectors):
-        line, anywhere = (
-            (detector.line_holds, detector.any_holds)
-            if holds
-            else (detector.line_triggers, detector.any_triggers)
-        )
-        alternatives = [line_start + f"(?:{source})" for source in line] + [f"(?:{s})" for s in anywhere]
-        if alternatives:
-            groups.append(f"(?P<d{number}>{'|'.join(alternatives)})")
+    for number, trigger in enumerate(triggers):
+        anchor = line_start if trigger.line_start else ""
+        groups.append(f"(?P<t{number}>{anchor}(?:{trigger.pattern}))")
     if not groups:
         return re.compile(r"(?!)")
     pattern = "|".join(groups)
-    return re.compile(f"(?:{pattern})\\Z" if holds else pattern)
+    return re.compile(f"(?:{pattern})\\Z" if at_end else pattern)
 
 
 class TextChannel:
     __slots__ = (
         "_active",
+        "_calls",
         "_candidate",
         "_candidate_size",
-        "_detectors",
         "_fallback",
         "_holds",
         "_line_start",
         "_max_candidate",
         "_out",
+        "_owners",
         "_pending",
         "_triggers",
     )
@@ -65,12 +60,24 @@ class TextChannel:
         self, out: list[Event], detectors: Sequence[Detector], *, fallback: bool, max_candidate: int
     ) -> None:
         self._out = out
-        self._detectors = list(detectors)
         self._fallback = fallback
         self._max_candidate = max_candidate
+        # Explicit markup first: where a marker and a bare-JSON trigger match at
+        # the same place ("[TOOL_CALLS]" and "["), the marker wins.
+        owned = sorted(
+            ((trigger, detector) for detector in detectors for trigger in detector.triggers),
+            key=lambda pair: pair[0].tier,
+        )
+        self._owners = owned
+        triggers = [trigger for trigger, _ in owned]
+        holds = [hold for detector in detectors for hold in detector.holds]
         # [pattern for text whose first character is mid-line, ... at a line start]
-        self._triggers = (_compile(detectors, _MID_LINE, False), _compile(detectors, _LINE_START, False))
-        self._holds = (_compile(detectors, _MID_LINE, True), _compile(detectors, _LINE_START, True))
+        self._triggers = (
+            _compile(triggers, _MID_LINE, at_end=False),
+            _compile(triggers, _LINE_START, at_end=False),
+        )
+        self._holds = (_compile(holds, _MID_LINE, at_end=True), _compile(holds, _LINE_START, at_end=True))
+        self._calls = detectors[0].calls if detectors else None
         self._pending = ""  # held text: a possible trigger, or what the active detector left
         self._line_start = True  # is the next text's first character at a line start?
         self._active: Detector | None = None
@@ -101,8 +108,8 @@ class TextChannel:
                 return
             start, stop = match.span()
             assert match.lastgroup is not None
-            detector = self._detectors[int(match.lastgroup[1:])]
-            if not self._eligible(detector):
+            trigger, detector = self._owners[int(match.lastgroup[1:])]
+            if not self._eligible(trigger):
                 self._text(text[pos : start + 1])
                 pos = start + 1
                 continue
@@ -119,8 +126,9 @@ class TextChannel:
         if detector is not None:
             self._active = None
             if detector.committed:
-                detector.finish(rest)
+                self._text(detector.finish(rest))
             else:
+                detector.abandon()
                 self._text("".join(self._candidate) + rest)
             self._candidate.clear()
         elif rest:
@@ -129,11 +137,11 @@ class TextChannel:
             match = self._triggers[self._line_start].match(rest + "\n")
             if match is not None and match.end() == len(rest) + 1:
                 assert match.lastgroup is not None
-                detector = self._detectors[int(match.lastgroup[1:])]
-                if self._eligible(detector):
+                trigger, detector = self._owners[int(match.lastgroup[1:])]
+                if self._eligible(trigger):
                     self._begin(detector, rest)
                     self._active = None
-                    detector.finish("")
+                    self._text(detector.finish(""))
                     self._candidate.clear()
                     self._line_start = True
                     return
@@ -163,11 +171,11 @@ class TextChannel:
         else:
             self._line_start = text[end - 1] == "\n" if end else line_start
 
-    def _eligible(self, detector: Detector) -> bool:
-        if not self._fallback:
+    def _eligible(self, trigger: Trigger) -> bool:
+        if not self._fallback or self._calls is None:
             return True
-        sources = detector.calls.sources
-        if detector.tier == MARKUP:
+        sources = self._calls.sources
+        if trigger.tier == MARKUP:
             return "native" not in sources
         return not sources
 
@@ -190,6 +198,7 @@ class TextChannel:
                 self._candidate_size += stop - pos
                 if self._candidate_size > self._max_candidate:
                     # Too long to be held as a maybe: it is prose.
+                    detector.abandon()
                     self._active = None
                     self._text("".join(self._candidate))
                     self._candidate.clear()

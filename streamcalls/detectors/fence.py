@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ._base import ACTIVE, DONE, Detector, prefixes
+from ._base import ACTIVE, DONE, Detector, Trigger, prefixes
 from ._block import BlockBody
 
 __all__ = ("FenceDetector",)
@@ -40,8 +40,8 @@ CLOSE_HOLD = _line_patterns(_CLOSE_HOLD, True)
 
 class FenceDetector(Detector):
     name = "fence"
-    line_triggers = (r"~~~tool_call[ \t]*\r?\n",)
-    line_holds = (prefixes("~~~tool_call") + r"(?:[ \t]{0,64}\r?)?",)
+    triggers = (Trigger(r"~~~tool_call[ \t]*\r?\n", line_start=True),)
+    holds = (Trigger(prefixes("~~~tool_call") + r"(?:[ \t]{0,64}\r?)?", line_start=True),)
 
     __slots__ = ("_body",)
 
@@ -58,6 +58,7 @@ class FenceDetector(Detector):
             self.status = DONE
         return stop
 
-    def finish(self, rest: str) -> None:
+    def finish(self, rest: str) -> str:
         self._body.finish(rest)
         self.status = DONE
+        return ""
