@@ -64,7 +64,7 @@ class DeepSeekDetector(Detector):
             if state == _ARGUMENTS:
                 pos = self._arguments(text, pos)
                 continue
-            if state == _HEAD or state == _NAME_LINE:
+            if state in (_HEAD, _NAME_LINE):
                 stop = self._until(text, pos, SEP if state == _HEAD else "\n")
                 if stop == pos and self.status == ACTIVE and self._state == state:
                     break  # a possible separator at the end: wait for more

@@ -60,13 +60,13 @@ class MistralDetector(Detector):
                     self.status = DONE
                 continue
             state = self._state
-            if state == _START or state == _BEFORE_ARGS:
+            if state in (_START, _BEFORE_ARGS):
                 while pos < end and text[pos] in _WHITESPACE:
                     pos += 1
                 if pos == end:
                     break
                 pos = self._start(text, pos) if state == _START else self._arguments_start(text, pos)
-            elif state == _NAME or state == _CALL_ID_VALUE:
+            elif state in (_NAME, _CALL_ID_VALUE):
                 pos = self._token(text, pos)
             else:
                 pos = self._arguments(text, pos)
