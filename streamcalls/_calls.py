@@ -242,7 +242,10 @@ class CallAssembler:
         scanner = call.scanner
         end = scanner.feed(fragment)
         rest = -1
-        if 0 <= end < len(fragment) and not fragment[end:].isspace():
+        # What follows the value in the same fragment: a provider's blank tail
+        # stays in the raw fragment; anything else (and, for a text call, even
+        # blanks: its owner parses them) goes back to the caller.
+        if 0 <= end < len(fragment) and (call.deferred or not fragment[end:].isspace()):
             rest = end
             fragment = fragment[:end]
         call.parts.append(fragment)

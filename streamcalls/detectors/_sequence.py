@@ -88,7 +88,10 @@ class CallSequence:
                 else:
                     return self._stop(pos)
             else:
+                before = pos
                 pos = self._after(text, pos)
+                if pos == before and self._state == _AFTER and self.status == ACTIVE:
+                    break  # blanks at the end: a ";" may still come
         return pos
 
     def _feed_object(self, text: str, pos: int) -> int:

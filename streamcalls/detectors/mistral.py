@@ -67,7 +67,10 @@ class MistralDetector(Detector):
                     break
                 pos = self._start(text, pos) if state == _START else self._arguments_start(text, pos)
             elif state in (_NAME, _CALL_ID_VALUE):
+                before = pos
                 pos = self._token(text, pos)
+                if pos == before and self._state == state and self.status == ACTIVE:
+                    break  # "[AR" at the end: wait for the rest of the marker
             else:
                 pos = self._arguments(text, pos)
         return pos
