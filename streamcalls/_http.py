@@ -9,6 +9,7 @@ a :class:`~streamcalls.ProviderError` event, not as a JSON traceback.
 from __future__ import annotations
 
 import re
+from http import HTTPStatus
 from typing import Any
 
 import msgspec
@@ -65,6 +66,11 @@ def bad_response_events(status: int, reason: str, content_type: str | None, body
     the HTTP status; ``code`` is the provider's error code or type, else the
     status.  A :class:`StreamFinished` with reason ``"error"`` follows.
     """
+    if not reason:
+        try:
+            reason = HTTPStatus(status).phrase
+        except ValueError:
+            reason = ""
     head = f"HTTP {status} {reason}".rstrip()
     kind = media_type(content_type)
     found = _json_error(body) if kind in ("application/json", "") or kind.endswith("+json") else None
