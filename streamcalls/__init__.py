@@ -6,7 +6,7 @@ NDJSON, ...) in chunks of any size, and get canonical events back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from ._api import parse, parse_iter
 from ._errors import MalformedStreamError, StreamError, ToolCallError, UsageError
@@ -28,7 +28,7 @@ from ._limits import Limits
 from ._parser import ParserState, StreamParser
 from ._results import ToolResult
 
-if TYPE_CHECKING:
+if _TYPE_CHECKING:
     from ._aio import aparse
     from ._httpx import from_httpx, from_httpx_sync
     from ._sdk import from_anthropic_stream, from_openai_stream
@@ -47,7 +47,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -60,6 +60,7 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
+
 
 __version__ = "0.1.0"
 

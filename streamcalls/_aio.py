@@ -8,7 +8,7 @@ on first use of ``streamcalls.aparse`` (never by ``import streamcalls``).
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable
 from typing import Any
 
 import anyio
@@ -45,7 +45,9 @@ async def aclose_quietly(*resources: object) -> None:
                 await result
 
 
-def aparse(source: AsyncIterable[Chunk], provider: str = "auto", **options: Any) -> AsyncIterator[Event]:
+def aparse(
+    source: AsyncIterable[Chunk], provider: str = "auto", **options: Any
+) -> AsyncGenerator[Event, None]:
     """Parse an async stream of chunks: yields each event as soon as its chunk is fed.
 
     ``source`` is any async iterable of ``bytes``/``str`` chunks, e.g.
@@ -73,7 +75,7 @@ def aparse(source: AsyncIterable[Chunk], provider: str = "auto", **options: Any)
     return _events(source, parser)
 
 
-async def _events(source: AsyncIterable[Chunk], parser: StreamParser) -> AsyncIterator[Event]:
+async def _events(source: AsyncIterable[Chunk], parser: StreamParser) -> AsyncGenerator[Event, None]:
     chunks = source.__aiter__()
     try:
         async for chunk in chunks:

@@ -11,6 +11,7 @@ streamcalls demo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -35,6 +36,7 @@ from ._parser import StreamParser
 from .providers import PROVIDER_NAMES
 
 __all__ = ("describe", "main")
+
 
 def describe(event: Event) -> str:
     """One readable line for an event."""
@@ -133,10 +135,8 @@ def _serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             out.flush()
             await anyio.sleep_forever()
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         anyio.run(run)
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

@@ -10,6 +10,7 @@ Needs the ``demo`` extra (hypercorn, httpx, rich).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -69,35 +70,49 @@ async def run_demo(console: Console | None = None, *, fast: bool = False) -> int
     def get_opening_hours(place: str, day: str, lang: str = "en") -> str:
         """A sync tool: blocks, so it runs in a worker thread."""
         anyio.from_thread.run_sync(
-            timeline.line, "[yellow]tool ▶[/yellow] ", f"get_opening_hours started (thread, {0.3 * scale:.1f}s)"
+            timeline.line,
+            "[yellow]tool ▶[/yellow] ",
+            f"get_opening_hours started (thread, {0.3 * scale:.1f}s)",
         )
         time.sleep(0.3 * scale)
         return f"{place} is open 09:00-18:00 on {day}"
 
-    tools = {"get_weather": get_weather, "get_opening_hours": get_opening_hours}
+    tools: dict[str, Callable[..., Any]] = {
+        "get_weather": get_weather,
+        "get_opening_hours": get_opening_hours,
+    }
     app = ReplayApp(bundled_recordings(), max_chunk=96, max_delay=0.04 * scale)
     status = 0
     async with serve(app) as url:
         endpoint = f"{url}/v1/chat/completions"
         console.print(f"[bold]streamcalls demo[/bold]: a replay server at {url} streams a recorded reply")
-        console.print(f"POST {endpoint}  model={MODEL!r}, stream=true; two tools run as their calls complete\n")
-        request = {"model": MODEL, "stream": True, "messages": [{"role": "user", "content": "Plan my Saturday"}]}
+        console.print(
+            f"POST {endpoint}  model={MODEL!r}, stream=true; two tools run as their calls complete\n"
+        )
+        request = {
+            "model": MODEL,
+            "stream": True,
+            "messages": [{"role": "user", "content": "Plan my Saturday"}],
+        }
         timeline.start = time.perf_counter()
-        async with httpx.AsyncClient(timeout=30) as client, client.stream("POST", endpoint, json=request) as response:
-            async with run_tools(from_httpx(response), tools=tools) as run:
-                async for item in run:
-                    if isinstance(item, TextDelta):
-                        timeline.text(item.text)
-                    elif isinstance(item, ToolCallCompleted):
-                        call = item.call
-                        timeline.line("[cyan]call ✔[/cyan] ", escape(f"{call.name}({call.arguments_json})"))
-                    elif isinstance(item, ToolResult):
-                        colour = "red" if item.is_error else "green"
-                        timeline.line(f"[{colour}]result ◀[/{colour}]", escape(f"{item.name}: {item.content}"))
-                    elif isinstance(item, StreamFinished):
-                        timeline.line("[magenta]stream ■[/magenta]", f"finished: {item.reason}")
-                    elif isinstance(item, (ProviderError, ToolCallFailed)):
-                        timeline.line("[red]error[/red]   ", escape(str(item)))
-                        status = 1
+        async with (
+            httpx.AsyncClient(timeout=30) as client,
+            client.stream("POST", endpoint, json=request) as response,
+            run_tools(from_httpx(response), tools=tools) as run,
+        ):
+            async for item in run:
+                if isinstance(item, TextDelta):
+                    timeline.text(item.text)
+                elif isinstance(item, ToolCallCompleted):
+                    call = item.call
+                    timeline.line("[cyan]call ✔[/cyan] ", escape(f"{call.name}({call.arguments_json})"))
+                elif isinstance(item, ToolResult):
+                    colour = "red" if item.is_error else "green"
+                    timeline.line(f"[{colour}]result ◀[/{colour}]", escape(f"{item.name}: {item.content}"))
+                elif isinstance(item, StreamFinished):
+                    timeline.line("[magenta]stream ■[/magenta]", f"finished: {item.reason}")
+                elif isinstance(item, (ProviderError, ToolCallFailed)):
+                    timeline.line("[red]error[/red]   ", escape(str(item)))
+                    status = 1
     console.print("\nEach tool started the moment its call's arguments closed, while the reply went on.")
     return status

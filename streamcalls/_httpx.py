@@ -8,7 +8,7 @@ clients work too.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator
 from contextlib import aclosing
 from typing import Any, Protocol
 
@@ -50,7 +50,9 @@ class SyncResponse(Protocol):
     def close(self) -> None: ...
 
 
-async def from_httpx(response: AsyncResponse, provider: str = "auto", **options: Any) -> AsyncIterator[Event]:
+async def from_httpx(
+    response: AsyncResponse, provider: str = "auto", **options: Any
+) -> AsyncGenerator[Event, None]:
     """The events of an ``httpx.Response`` opened with ``AsyncClient.stream(...)``.
 
     The status and content type are checked first: a non-2xx response, or a
@@ -90,7 +92,9 @@ async def from_httpx(response: AsyncResponse, provider: str = "auto", **options:
         await aclose_quietly(response)
 
 
-def from_httpx_sync(response: SyncResponse, provider: str = "auto", **options: Any) -> Iterator[Event]:
+def from_httpx_sync(
+    response: SyncResponse, provider: str = "auto", **options: Any
+) -> Generator[Event, None, None]:
     """:func:`from_httpx` for a response of a sync ``httpx.Client.stream(...)``, through ``parse_iter``."""
     try:
         content_type = response.headers.get("content-type")

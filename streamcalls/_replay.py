@@ -192,7 +192,9 @@ class ReplayApp:
         elif method == "GET" and path.startswith("/replay/"):
             recording = self.recordings.get(path.removeprefix("/replay/"))
             if recording is None:
-                await _json(send, 404, _error("openai", 404, f"no recording {path.removeprefix('/replay/')!r}"))
+                await _json(
+                    send, 404, _error("openai", 404, f"no recording {path.removeprefix('/replay/')!r}")
+                )
             else:
                 await self._stream(recording, receive, send)
         elif method == "GET" and path == "":
@@ -222,7 +224,9 @@ class ReplayApp:
                 await _json(send, status, _error(provider, status, f"simulated error {status}"))
             return
         if request.get("stream") is not True:
-            await _json(send, 400, _error(provider, 400, 'this replay server only streams: send "stream": true'))
+            await _json(
+                send, 400, _error(provider, 400, 'this replay server only streams: send "stream": true')
+            )
             return
         recording = self.recording_for(provider, model)
         if recording is None:
@@ -294,7 +298,9 @@ def _error(provider: str, status: int, message: str) -> dict[str, Any]:
         kind = {400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error"}
         return {"type": "error", "error": {"type": kind.get(status, "api_error"), "message": message}}
     kind = {400: "invalid_request_error", 401: "authentication_error", 429: "rate_limit_exceeded"}
-    return {"error": {"message": message, "type": kind.get(status, "server_error"), "param": None, "code": None}}
+    return {
+        "error": {"message": message, "type": kind.get(status, "server_error"), "param": None, "code": None}
+    }
 
 
 async def _read_body(receive: Receive) -> bytes:

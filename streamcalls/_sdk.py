@@ -20,7 +20,7 @@ the events before them have been yielded.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterable, Callable, Generator, Iterable
 from typing import Any, overload
 
 from ._aio import aclose_quietly
@@ -65,12 +65,14 @@ def _anthropic_event(obj: Any) -> Any:
 @overload
 def from_openai_stream(
     stream: AsyncIterable[Any], provider: str = "auto", **options: Any
-) -> AsyncIterator[Event]: ...
+) -> AsyncGenerator[Event, None]: ...
 @overload
-def from_openai_stream(stream: Iterable[Any], provider: str = "auto", **options: Any) -> Iterator[Event]: ...
+def from_openai_stream(
+    stream: Iterable[Any], provider: str = "auto", **options: Any
+) -> Generator[Event, None, None]: ...
 def from_openai_stream(
     stream: AsyncIterable[Any] | Iterable[Any], provider: str = "auto", **options: Any
-) -> AsyncIterator[Event] | Iterator[Event]:
+) -> AsyncGenerator[Event, None] | Generator[Event, None, None]:
     """The events of an openai SDK stream: async for an ``AsyncStream``, sync for a ``Stream``.
 
     ``provider="auto"`` tells the kind of stream from its first object.  The
@@ -82,30 +84,32 @@ def from_openai_stream(
 @overload
 def from_anthropic_stream(
     stream: AsyncIterable[Any], provider: str = "anthropic", **options: Any
-) -> AsyncIterator[Event]: ...
+) -> AsyncGenerator[Event, None]: ...
 @overload
 def from_anthropic_stream(
     stream: Iterable[Any], provider: str = "anthropic", **options: Any
-) -> Iterator[Event]: ...
+) -> Generator[Event, None, None]: ...
 def from_anthropic_stream(
     stream: AsyncIterable[Any] | Iterable[Any], provider: str = "anthropic", **options: Any
-) -> AsyncIterator[Event] | Iterator[Event]:
+) -> AsyncGenerator[Event, None] | Generator[Event, None, None]:
     """The events of an anthropic SDK stream (``AsyncStream``, ``MessageStream``, or their sync twins)."""
     return _from_sdk(stream, _anthropic_event, provider, options)
 
 
 def _from_sdk(
     stream: AsyncIterable[Any] | Iterable[Any], select: Select, provider: str, options: dict[str, Any]
-) -> AsyncIterator[Event] | Iterator[Event]:
+) -> AsyncGenerator[Event, None] | Generator[Event, None, None]:
     parser = StreamParser(provider, **options)
-    if hasattr(stream, "__aiter__"):
-        return _aevents(stream, select, parser)  # type: ignore[arg-type]
-    if hasattr(stream, "__iter__"):
-        return _events(stream, select, parser)  # type: ignore[arg-type]
+    if isinstance(stream, AsyncIterable):
+        return _aevents(stream, select, parser)
+    if isinstance(stream, Iterable):
+        return _events(stream, select, parser)
     raise UsageError(f"expected an SDK stream (an iterable of events), not {type(stream).__name__}")
 
 
-async def _aevents(stream: AsyncIterable[Any], select: Select, parser: StreamParser) -> AsyncIterator[Event]:
+async def _aevents(
+    stream: AsyncIterable[Any], select: Select, parser: StreamParser
+) -> AsyncGenerator[Event, None]:
     objects = stream.__aiter__()
     try:
         async for obj in objects:
@@ -119,7 +123,7 @@ async def _aevents(stream: AsyncIterable[Any], select: Select, parser: StreamPar
         await aclose_quietly(objects, stream)
 
 
-def _events(stream: Iterable[Any], select: Select, parser: StreamParser) -> Iterator[Event]:
+def _events(stream: Iterable[Any], select: Select, parser: StreamParser) -> Generator[Event, None, None]:
     objects = iter(stream)
     try:
         for obj in objects:

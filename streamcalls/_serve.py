@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
 
 import anyio
 
@@ -69,10 +67,11 @@ async def serve(
     stop = anyio.Event()
     url_host = f"[{host}]" if family == socket.AF_INET6 else host
     error: Exception | None = None
+
+    async def run() -> None:
+        await hypercorn_serve(app, config, shutdown_trigger=stop.wait)
+
     async with anyio.create_task_group() as task_group:
-        run: Callable[[], Awaitable[Any]] = functools.partial(
-            hypercorn_serve, app, config, shutdown_trigger=stop.wait
-        )
         task_group.start_soon(run)
         try:
             yield f"http://{url_host}:{bound_port}"

@@ -17,6 +17,7 @@ and the source is closed.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
@@ -129,9 +130,10 @@ class ToolRun:
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> bool | None:
-        task_group = self._task_group
-        assert task_group is not None and self._receive is not None
-        self._receive.close()
+        task_group, receive = self._task_group, self._receive
+        assert task_group is not None
+        assert receive is not None
+        receive.close()
         if exc is None or isinstance(exc, Exception):
             # The block ended (all read, or a break) or raised: whatever still
             # runs is no longer wanted.  The block's own error stays as it is,
@@ -213,10 +215,8 @@ class ToolRun:
                     else:
                         result = tool_result(call.id, call.name, value)
             await delivered.wait()  # a result never overtakes its call's ToolCallCompleted
-            try:
+            with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
                 await send.send(result)
-            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
-                pass
 
 
 async def _call(fn: Callable[..., Any], arguments: dict[str, Any]) -> Any:

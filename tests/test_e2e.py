@@ -32,7 +32,7 @@ from tests.support import DATA, Case, corpus, counter_ids, normalize
 pytestmark = pytest.mark.anyio
 
 RECORDINGS = load_recordings(DATA)
-MESSAGES = [{"role": "user", "content": "What's the weather in Paris and Tokyo?"}]
+MESSAGES: Any = [{"role": "user", "content": "What's the weather in Paris and Tokyo?"}]
 
 
 @asynccontextmanager
@@ -98,13 +98,16 @@ async def test_tools_run_before_the_stream_ends(path: str, key: str) -> None:
         tools = {"get_weather": tool, "get_time": tool, "read_file": tool, "list_dir": tool}
         request = {"model": key.split("/")[1], "stream": True, "max_tokens": 100, "messages": MESSAGES}
         items: list[Any] = []
-        async with http_client() as client, client.stream("POST", url + path, json=request) as response:
-            async with streamcalls.run_tools(streamcalls.from_httpx(response), tools=tools) as run:
-                async for item in run:
-                    items.append(item)
-                    if isinstance(item, ToolResult) and not hold.resumed:
-                        await hold.reached.wait()  # the server holds the rest until released
-                        hold.release()
+        async with (
+            http_client() as client,
+            client.stream("POST", url + path, json=request) as response,
+            streamcalls.run_tools(streamcalls.from_httpx(response), tools=tools) as run,
+        ):
+            async for item in run:
+                items.append(item)
+                if isinstance(item, ToolResult) and not hold.resumed:
+                    await hold.reached.wait()  # the server holds the rest until released
+                    hold.release()
         assert ran[:2] == [("start", False), ("end", False)]
         first_result = next(i for i, item in enumerate(items) if isinstance(item, ToolResult))
         later_call = next(
@@ -132,7 +135,10 @@ async def test_breaking_out_closes_the_connection() -> None:
                 cancelled.set()
             return "never"
 
-        async with http_client() as client, client.stream("POST", f"{url}/v1/chat/completions", json=request) as r:
+        async with (
+            http_client() as client,
+            client.stream("POST", f"{url}/v1/chat/completions", json=request) as r,
+        ):
             async with streamcalls.run_tools(streamcalls.from_httpx(r), tools={"get_weather": hang}) as run:
                 async for item in run:
                     if isinstance(item, ToolCallCompleted):
@@ -150,7 +156,12 @@ async def test_breaking_out_closes_the_connection() -> None:
 @pytest.mark.parametrize(
     ("path", "model", "message", "code"),
     [
-        ("/v1/chat/completions", "http-401", "HTTP 401 Unauthorized: simulated error 401", "authentication_error"),
+        (
+            "/v1/chat/completions",
+            "http-401",
+            "HTTP 401 Unauthorized: simulated error 401",
+            "authentication_error",
+        ),
         ("/v1/messages", "http-529", "HTTP 529: simulated error 529", "api_error"),
         ("/v1/chat/completions", "html-502", "HTTP 502 Bad Gateway: 502 Bad Gateway", "502"),
         (
@@ -165,10 +176,16 @@ async def test_http_errors_become_provider_errors(path: str, model: str, message
     request: dict[str, Any] = {"model": model, "messages": MESSAGES}
     if model != "no stream":
         request["stream"] = True
-    async with replay() as (_, url), http_client() as client:
-        async with client.stream("POST", url + path, json=request) as response:
-            events = [e async for e in streamcalls.from_httpx(response)]
-    assert events == [ProviderError(message, code), StreamFinished("error", provider_reason=message.split(":")[0])]
+    async with (
+        replay() as (_, url),
+        http_client() as client,
+        client.stream("POST", url + path, json=request) as response,
+    ):
+        events = [e async for e in streamcalls.from_httpx(response)]
+    assert events == [
+        ProviderError(message, code),
+        StreamFinished("error", provider_reason=message.split(":", maxsplit=1)[0]),
+    ]
 
 
 async def test_sync_httpx_client_in_a_thread() -> None:
@@ -192,7 +209,7 @@ async def test_openai_sdk_async_stream() -> None:
         client = openai.AsyncOpenAI(base_url=f"{url}/v1", api_key="sk-test", max_retries=0)
         async with client:
             stream = await client.chat.completions.create(
-                model="parallel_calls", messages=MESSAGES, stream=True  # type: ignore[arg-type]
+                model="parallel_calls", messages=MESSAGES, stream=True
             )
             async with streamcalls.run_tools(
                 streamcalls.from_openai_stream(stream), tools={"get_weather": _city, "get_time": _now}
@@ -211,7 +228,7 @@ async def test_openai_sdk_async_stream() -> None:
 async def test_openai_sdk_chat_completion_stream_helper() -> None:
     async with replay() as (_, url):
         client = openai.AsyncOpenAI(base_url=f"{url}/v1", api_key="sk-test", max_retries=0)
-        async with client, client.chat.completions.stream(model="one_call", messages=MESSAGES) as stream:  # type: ignore[arg-type]
+        async with client, client.chat.completions.stream(model="one_call", messages=MESSAGES) as stream:
             events = [e async for e in streamcalls.from_openai_stream(stream)]
     assert normalize(events) == normalize(expected("openai/one_call"))
 
@@ -222,7 +239,7 @@ async def test_openai_sdk_sync_stream_in_a_thread() -> None:
         def fetch() -> list[streamcalls.Event]:
             with openai.OpenAI(base_url=f"{url}/v1", api_key="sk-test", max_retries=0) as client:
                 stream = client.chat.completions.create(
-                    model="parallel_calls", messages=MESSAGES, stream=True  # type: ignore[arg-type]
+                    model="parallel_calls", messages=MESSAGES, stream=True
                 )
                 return list(streamcalls.from_openai_stream(stream))
 
@@ -235,9 +252,7 @@ async def test_anthropic_sdk_raw_stream(name: str) -> None:
     async with replay() as (_, url):
         client = anthropic.AsyncAnthropic(base_url=url, api_key="sk-test", max_retries=0)
         async with client:
-            stream = await client.messages.create(
-                model=name, max_tokens=100, messages=MESSAGES, stream=True  # type: ignore[arg-type]
-            )
+            stream = await client.messages.create(model=name, max_tokens=100, messages=MESSAGES, stream=True)
             events = [e async for e in streamcalls.from_anthropic_stream(stream)]
     assert normalize(events) == normalize(expected(f"anthropic/{name}"))
 
@@ -245,11 +260,12 @@ async def test_anthropic_sdk_raw_stream(name: str) -> None:
 async def test_anthropic_sdk_message_stream_helper() -> None:
     async with replay() as (app, url):
         client = anthropic.AsyncAnthropic(base_url=url, api_key="sk-test", max_retries=0)
-        async with client, client.messages.stream(
-            model="thinking_then_call", max_tokens=100, messages=MESSAGES  # type: ignore[arg-type]
-        ) as stream:
-            async with streamcalls.run_tools(streamcalls.from_anthropic_stream(stream), tools={}) as run:
-                items = [item async for item in run]
+        async with (
+            client,
+            client.messages.stream(model="thinking_then_call", max_tokens=100, messages=MESSAGES) as stream,
+            streamcalls.run_tools(streamcalls.from_anthropic_stream(stream), tools={}) as run,
+        ):
+            items = [item async for item in run]
     events = [i for i in items if not isinstance(i, ToolResult)]
     assert normalize(events) == normalize(expected("anthropic/thinking_then_call"))
     [result] = [i for i in items if isinstance(i, ToolResult)]

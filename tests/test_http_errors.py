@@ -42,7 +42,12 @@ def test_what_is_parsed(status: int, content_type: str | None, problem: str | No
             "HTTP 529: Overloaded",
             "overloaded_error",
         ),
-        (404, b'{"error": "model \\"llama9\\" not found"}', 'HTTP 404 Not Found: model "llama9" not found', "404"),
+        (
+            404,
+            b'{"error": "model \\"llama9\\" not found"}',
+            'HTTP 404 Not Found: model "llama9" not found',
+            "404",
+        ),
         (
             429,
             b'[{"error": {"code": 429, "message": "Quota exceeded", "status": "RESOURCE_EXHAUSTED"}}]',
@@ -57,7 +62,7 @@ def test_what_is_parsed(status: int, content_type: str | None, problem: str | No
 def test_json_error_bodies(status: int, body: bytes, message: str, code: str) -> None:
     assert bad_response_events(status, "", "application/json", body) == [
         ProviderError(message, code),
-        StreamFinished("error", provider_reason=message.split(":")[0]),
+        StreamFinished("error", provider_reason=message.split(":", maxsplit=1)[0]),
     ]
 
 

@@ -183,7 +183,13 @@ async def test_a_tool_starts_before_the_stream_goes_on() -> None:
                 gate.allow(3)
     assert seen_by_tool == [1]
     names = [type(i).__name__ for i in items]
-    assert names[:5] == ["ToolCallStarted", "ToolCallDelta", "ToolCallCompleted", "ToolResult", "ToolCallStarted"]
+    assert names[:5] == [
+        "ToolCallStarted",
+        "ToolCallDelta",
+        "ToolCallCompleted",
+        "ToolResult",
+        "ToolCallStarted",
+    ]
     assert items[3] == ToolResult("call_a", "add", "3")
     assert ToolResult("call_b", "echo", "hi") in items
 
@@ -289,18 +295,26 @@ async def test_an_error_from_the_source_is_raised_from_the_loop_as_it_is() -> No
         return a + b
 
     items: list[Any] = []
-    with pytest.raises(ConnectionResetError, match="peer went away"):
+
+    async def consume() -> None:
         async with streamcalls.run_tools(streamcalls.aparse(failing()), tools={"add": add}) as run:
             async for item in run:
                 items.append(item)
+
+    with pytest.raises(ConnectionResetError, match="peer went away"):
+        await consume()
     assert any(isinstance(i, ToolCallCompleted) for i in items)
 
 
 async def test_an_error_in_the_block_is_not_wrapped() -> None:
-    with pytest.raises(KeyError, match="mine"):
+    async def consume() -> None:
         async with streamcalls.run_tools(events_of(*TWO_CALLS), tools={}) as run:
             async for _ in run:
                 raise KeyError("mine")
+
+    with pytest.raises(KeyError, match="mine") as caught:
+        await consume()
+    assert type(caught.value) is KeyError
 
 
 async def test_misuse_is_reported() -> None:
