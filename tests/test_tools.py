@@ -105,19 +105,22 @@ async def test_results_follow_their_calls_and_carry_the_return_values() -> None:
 
 
 async def test_results_come_in_completion_order() -> None:
-    """The first call's tool waits for the second's to finish: its result comes second."""
-    b_done = anyio.Event()
+    """The first call's tool is still running when the second's finishes: its result comes second."""
+    fast_seen = anyio.Event()
 
     async def slow(**_: Any) -> str:
-        await b_done.wait()
+        await fast_seen.wait()
         return "slow"
 
     async def fast(**_: Any) -> str:
-        b_done.set()
         return "fast"
 
+    results = []
     async with streamcalls.run_tools(events_of(*TWO_CALLS), tools={"add": slow, "echo": fast}) as run:
-        results = [r async for r in run.results()]
+        async for result in run.results():
+            results.append(result)
+            if result.content == "fast":
+                fast_seen.set()
     assert results == [ToolResult("call_b", "echo", "fast"), ToolResult("call_a", "add", "slow")]
 
 
