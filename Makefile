@@ -15,9 +15,15 @@ $(VENV)/.dev-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed $(VENV)/.demo-installed $@
+
+$(VENV)/.demo-installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[demo]'
 	touch $(VENV)/.installed $@
 
-demo: $(VENV)/.installed
+demo: $(VENV)/.demo-installed
 	$(PY) -m streamcalls demo
 
 test: $(VENV)/.dev-installed

@@ -1,16 +1,20 @@
 """The command line: replay a recorded stream and print its events.
 
 streamcalls replay FILE [--provider P] [--chunk N] [--delay S] [--json]
+streamcalls serve [--host H] [--port N] [--recordings DIR] [--max-chunk N] [--max-delay S] [--seed N]
 streamcalls demo
+
+``serve`` and ``demo`` use the async front and need their extras
+(``streamcalls[serve]``, ``streamcalls[demo]``); they are imported only when run.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
@@ -32,8 +36,6 @@ from ._parser import StreamParser
 from .providers import PROVIDER_NAMES
 
 __all__ = ("describe", "main")
-
-DEMO_STREAMS = ("openai_parallel_calls.sse", "anthropic_thinking_then_call.sse")
 
 
 def describe(event: Event) -> str:
@@ -95,12 +97,46 @@ def replay(
     return 1 if failed else 0
 
 
-def _demo(out: TextIO = sys.stdout) -> int:
-    folder = resources.files("streamcalls") / "demo_streams"
-    for name in DEMO_STREAMS:
-        data = (folder / name).read_bytes()
-        out.write(f"\n=== {name}: {len(data)} bytes, fed in 24-byte chunks as they arrive ===\n")
-        replay(data, provider="auto", chunk=24, delay=0.004, as_json=False, out=out)
+def _demo(fast: bool) -> int:
+    try:
+        import anyio
+
+        from ._demo import run_demo
+    except ImportError as exc:
+        sys.stderr.write(f"the demo needs its extra: pip install 'streamcalls[demo]' ({exc})\n")
+        return 2
+    return anyio.run(lambda: run_demo(fast=fast))
+
+
+def _serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    try:
+        import anyio
+
+        from ._replay import ReplayApp, bundled_recordings, load_recordings
+        from ._serve import serve
+    except ImportError as exc:
+        sys.stderr.write(f"serving needs its extra: pip install 'streamcalls[serve]' ({exc})\n")
+        return 2
+    recordings = bundled_recordings() if args.recordings is None else load_recordings(args.recordings)
+    if not recordings:
+        sys.stderr.write(f"no recordings found in {args.recordings}\n")
+        return 2
+    app = ReplayApp(recordings, seed=args.seed, max_chunk=args.max_chunk, max_delay=args.max_delay)
+
+    async def run() -> None:
+        async with serve(app, args.host, args.port, graceful_timeout=2.0) as url:
+            out.write(f"replaying {len(recordings)} recorded streams at {url}  (Ctrl+C stops)\n")
+            out.write(f"  POST {url}/v1/chat/completions   OpenAI-compatible; base_url={url}/v1\n")
+            out.write(f"  POST {url}/v1/messages           Anthropic-style;   base_url={url}\n")
+            out.write(f"  GET  {url}/replay/<provider>/<name>\n")
+            out.write('  "model" picks a recording (else the first of its provider):\n')
+            for key in sorted(recordings):
+                out.write(f"    {key}\n")
+            out.flush()
+            await anyio.sleep_forever()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        anyio.run(run)
     return 0
 
 
@@ -113,11 +149,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--chunk", type=int, default=0, help="feed N bytes at a time (default: whole)")
     play.add_argument("--delay", type=float, default=0.0, help="seconds to wait between chunks")
     play.add_argument("--json", action="store_true", help="print events as JSON lines")
-    commands.add_parser("demo", help="replay the bundled recorded streams")
+    serve = commands.add_parser("serve", help="run the local replay server of recorded provider streams")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000, help="0 picks a free port (default: 8000)")
+    serve.add_argument("--recordings", type=Path, help="a folder of recordings (default: the bundled ones)")
+    serve.add_argument("--max-chunk", type=int, default=64, help="largest piece sent at once, in bytes")
+    serve.add_argument("--max-delay", type=float, default=0.02, help="longest pause between pieces (s)")
+    serve.add_argument("--seed", type=int, help="seed of the random chunking and pauses")
+    demo = commands.add_parser("demo", help="run tools as their calls complete, against the replay server")
+    demo.add_argument("--fast", action="store_true", help="no pauses (for tests)")
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":
-            return _demo()
+            return _demo(args.fast)
+        if args.command == "serve":
+            return _serve(args)
         data = sys.stdin.buffer.read() if str(args.file) == "-" else args.file.read_bytes()
         return replay(data, provider=args.provider, chunk=args.chunk, delay=args.delay, as_json=args.json)
     except BrokenPipeError:  # the reader went away (e.g. piped into head)
