@@ -29,6 +29,8 @@ from typing import Any
 import anyio
 import msgspec
 
+from .providers import ADAPTERS
+
 __all__ = ("Hold", "Recording", "ReplayApp", "bundled_recordings", "load_recordings")
 
 Scope = MutableMapping[str, Any]
@@ -43,7 +45,7 @@ CONTENT_TYPES = {
     ".txt": "text/plain; charset=utf-8",
     ".bin": "application/vnd.amazon.eventstream",
 }
-PROVIDERS = ("openai", "anthropic", "ollama", "gemini", "bedrock", "cohere", "text")
+PROVIDERS = tuple(ADAPTERS)  # a recording's folder (or file prefix) names its provider
 
 _SSE_EVENT_END = re.compile(rb"(?:\r\n|\r|\n)(?:\r\n|\r|\n)")
 _LINE_END = re.compile(rb"\r\n|\r|\n")
