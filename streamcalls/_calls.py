@@ -74,7 +74,7 @@ def _kind(value: object) -> str:
 def decode_arguments(raw: str) -> dict[str, Any]:
     """Decode a complete arguments text into an object.
 
-    ``""`` (or only whitespace) means ``{}``.  A JSON string that itself holds
+    ``""`` (or only whitespace), and the JSON string ``""``, mean ``{}``.  A JSON string that itself holds
     a JSON object (double-encoded arguments, which some models write) is
     unwrapped.  Raises ``ValueError`` with a message naming the problem.
     """
@@ -88,6 +88,8 @@ def decode_arguments(raw: str) -> dict[str, Any]:
         raise ValueError(f"arguments are not valid JSON: {exc}") from None
     if type(value) is dict:
         return value
+    if isinstance(value, str) and (not value or value.isspace()):
+        return {}  # "arguments": "" -- no arguments
     if isinstance(value, str) and value.lstrip(_WHITESPACE).startswith("{"):
         try:
             inner = _decode(value)
@@ -243,9 +245,9 @@ class CallAssembler:
         end = scanner.feed(fragment)
         rest = -1
         # What follows the value in the same fragment: a provider's blank tail
-        # stays in the raw fragment; anything else (and, for a text call, even
-        # blanks: its owner parses them) goes back to the caller.
-        if 0 <= end < len(fragment) and (call.deferred or not fragment[end:].isspace()):
+        # stays in its raw fragment; anything else -- and, for a call found in
+        # text, even blanks, which its detector parses -- goes back to the caller.
+        if 0 <= end < len(fragment) and (call.source != "native" or not fragment[end:].isspace()):
             rest = end
             fragment = fragment[:end]
         call.parts.append(fragment)

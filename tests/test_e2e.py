@@ -73,7 +73,12 @@ async def test_every_recording_over_http_gives_its_expected_events() -> None:
             key = f"{case.provider}/{case.path.stem}"
             async with client.stream("GET", f"{url}/replay/{key}") as response:
                 assert response.headers["x-replay-recording"] == key
-                events = [e async for e in streamcalls.from_httpx(response, id_factory=counter_ids())]
+                events = [
+                    e
+                    async for e in streamcalls.from_httpx(
+                        response, id_factory=counter_ids(), **case.options()
+                    )
+                ]
             assert normalize(events) == normalize(case.expected()), key
 
 

@@ -65,5 +65,5 @@ def check_protocol(events: list[Event]) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_protocol_holds(case: Case) -> None:
-    check_protocol(feed_chunks([case.data()], case.provider))
-    check_protocol(feed_chunks(bytewise(case.data()), case.provider))
+    check_protocol(feed_chunks([case.data()], case.provider, **case.options()))
+    check_protocol(feed_chunks(bytewise(case.data()), case.provider, **case.options()))
