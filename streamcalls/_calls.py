@@ -221,7 +221,8 @@ class CallAssembler:
         out.append(ToolCallStarted(call.index, call.id, call.name))
         index = call.index
         for part in call.parts:  # fragments that came before the name
-            out.append(ToolCallDelta(index, part))
+            if part:
+                out.append(ToolCallDelta(index, part))
 
     # -- arguments -----------------------------------------------------------
 

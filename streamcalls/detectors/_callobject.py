@@ -176,7 +176,7 @@ class CallObjectParser:
                 return self._bad(pos, f"the tool call has {key!r} twice")
             self.has_arguments = True
             if char in '{["':
-                if not self._open_call():
+                if self.call is None and not self._open_call():
                     return pos
                 self._state = _ARGUMENTS
                 return pos
@@ -262,7 +262,7 @@ class CallObjectParser:
         except msgspec.DecodeError:
             return self._bad(at, f"malformed value {raw[:40]!r} in the tool call object")
         if self._scalar_for == "arguments":
-            if not self._open_call():
+            if self.call is None and not self._open_call():
                 return at
             assert self.call is not None
             self._calls.whole(self.call, value, raw)
@@ -304,6 +304,8 @@ class CallObjectParser:
         if call is not None:
             self._calls.set_name(call, name)
             self.committed = True
+        elif self.committed:
+            self._open_call()  # inside explicit markup: the call starts with its name
 
     def _set_id(self, value: str) -> None:
         self.id = value
@@ -349,8 +351,8 @@ class CallObjectParser:
             if call is None:
                 return
             self.call = call
-        if raw is not None and not call.parts:
-            call.parts.append(raw)
+        if raw:
+            call.parts[:] = [raw]  # the whole block, not only the arguments
         self._calls.fail(call, error)
 
     def _bad(self, pos: int, error: str) -> int:

@@ -113,6 +113,11 @@ class TextChannel:
                 self._text(text[pos : start + 1])
                 pos = start + 1
                 continue
+            if trigger.tier != MARKUP and self._holds[line_start].match(text, start):
+                # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait.
+                self._text(text[pos:start])
+                self._hold(text, start, line_start)
+                return
             self._text(text[pos:start])
             self._begin(detector, text[start:stop])
             pos = stop
