@@ -9,6 +9,8 @@ from __future__ import annotations
 from .._adapter import Adapter
 from .._errors import UsageError
 from .anthropic import AnthropicAdapter
+from .bedrock import BedrockAdapter
+from .gemini import GeminiAdapter
 from .openai_chat import OpenAIChatAdapter
 from .text import TextAdapter
 
@@ -19,6 +21,8 @@ ADAPTERS: dict[str, type[Adapter]] = {
     for cls in (
         OpenAIChatAdapter,
         AnthropicAdapter,
+        GeminiAdapter,
+        BedrockAdapter,
         TextAdapter,
     )
 }
