@@ -338,11 +338,11 @@ class GeminiAdapter(Adapter):
         emit.finish(FINISH_REASONS.get(reason, "stop"), reason, self._usage)
 
     def on_done(self) -> None:
-        """The JSON array's closing ``]``: the stream is over."""
+        """The JSON array's closing ``]`` came before any finishReason (after an error, say)."""
         if self.emit.finished:
             return
         self._cut_streamed("the stream ended before this call's closing functionCall (truncated)")
-        self.emit.finish("stop", None, self._usage)
+        self.emit.finish("stop")  # the usage seen so far is not the whole turn's
 
     def close(self) -> None:
         self.emit.end_of_input("a chunk with finishReason")  # fails a streamed call left open
