@@ -267,7 +267,9 @@ class JSONArrayFramer:
             self._out.append(ParseError("JSON array element is not an object; skipped", preview(element)))
 
     def _overflow(self, tail: bytes) -> None:
-        shown = (bytes(self._buf[:_GARBAGE_SHOWN]) + tail[:_GARBAGE_SHOWN])[:_GARBAGE_SHOWN]
+        # At least max + 1 bytes of the element have arrived, however they were cut.
+        keep = min(_GARBAGE_SHOWN, self._max + 1)
+        shown = (bytes(self._buf[:keep]) + tail[:keep])[:keep]
         self._buf = bytearray()
         self._skipping = True
         self._out.append(
