@@ -54,8 +54,10 @@ _PLAIN = re.compile(rb'[^"{}\[\]]*(?:"[^"\\]*"[^"{}\[\]]*)*')
 _STRING_BODY = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
 # Between elements: the next byte that is not whitespace or a comma.
 _SIGNIFICANT = re.compile(rb"[^ \t\r\n,]")
-# Inside a run of garbage: the next byte that could start an element or end the array.
-_RESYNC = re.compile(rb'[{\["\]]')
+# Inside a run of garbage: the next byte that could start an element, or end
+# the array if one is open.
+_RESYNC = re.compile(rb'[{\["]')
+_RESYNC_IN_ARRAY = re.compile(rb'[{\["\]]')
 _NOT_WHITESPACE = re.compile(rb"[^ \t\r\n]")
 
 _QUOTE = 0x22
@@ -87,6 +89,7 @@ class JSONArrayFramer:
         "_size",
         "_skipping",
         "_state",
+        "_trailing",
         "_trailing_reported",
         "sink",
     )
@@ -104,6 +107,7 @@ class JSONArrayFramer:
         self._in_string = False
         self._escape = False
         self._garbage = bytearray()  # the start of the current garbage run
+        self._trailing = bytearray()  # the start of what came after the "]"
         self._trailing_reported = False
 
     # -- input -------------------------------------------------------------------
@@ -125,7 +129,10 @@ class JSONArrayFramer:
 
     def close(self) -> None:
         state = self._state
-        if state == _GARBAGE:
+        if state == _ENDED:
+            if self._trailing and not self._trailing_reported:
+                self._trailing_done()
+        elif state == _GARBAGE:
             self._garbage_done()
         elif state == _ELEMENT:
             shown = b"" if self._skipping else self._buf
@@ -151,13 +158,13 @@ class JSONArrayFramer:
             return at + 1
         if byte in b'{["':
             self._start_element(byte)
-            self._size = 0
             return self._element(data, at + 1, at)
         self._state = _GARBAGE
-        return self._in_garbage(data, at)
+        self._garbage.append(byte)
+        return self._in_garbage(data, at + 1)
 
     def _in_garbage(self, data: bytes, pos: int) -> int:
-        match = _RESYNC.search(data, pos)
+        match = (_RESYNC_IN_ARRAY if self._in_array else _RESYNC).search(data, pos)
         stop = len(data) if match is None else match.start()
         room = _GARBAGE_SHOWN + 1 - len(self._garbage)
         if room > 0:
@@ -173,19 +180,31 @@ class JSONArrayFramer:
         self._out.append(ParseError("unexpected bytes between JSON array elements; skipped", preview(shown)))
 
     def _after_end(self, data: bytes, pos: int) -> None:
+        # Reported once, showing the same bytes however they were cut: when
+        # enough of them have arrived to show, or at the end of input.
         if self._trailing_reported:
             return
-        match = _NOT_WHITESPACE.search(data, pos)
-        if match is not None:
-            self._trailing_reported = True
-            self._out.append(
-                ParseError("data after the end of the JSON array; ignored", preview(data[match.start() :]))
-            )
+        trailing = self._trailing
+        if not trailing:
+            match = _NOT_WHITESPACE.search(data, pos)
+            if match is None:
+                return
+            pos = match.start()
+        trailing += data[pos : pos + _GARBAGE_SHOWN + 1 - len(trailing)]
+        if len(trailing) > _GARBAGE_SHOWN:
+            self._trailing_done()
+
+    def _trailing_done(self) -> None:
+        self._trailing_reported = True
+        shown = preview(self._trailing)
+        self._trailing = bytearray()
+        self._out.append(ParseError("data after the end of the JSON array; ignored", shown))
 
     # -- inside an element -------------------------------------------------------
 
     def _start_element(self, first: int) -> None:
         self._state = _ELEMENT
+        self._size = 0
         self._skipping = False
         self._escape = False
         if first == _QUOTE:

@@ -7,6 +7,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from streamcalls import (
     Event,
@@ -23,7 +25,7 @@ from streamcalls import (
     Usage,
 )
 from tests.eventstream import BEDROCK, frame, message, sources
-from tests.support import bytewise, feed_chunks
+from tests.support import bytewise, feed_chunks, split_at
 
 
 def specs(path: Path) -> list[dict[str, Any]]:
@@ -192,6 +194,12 @@ def test_metadata_before_or_after_message_stop_finishes_once_both_came() -> None
     assert after.close() == []
 
 
+def test_metadata_without_usage_still_counts_as_metadata() -> None:
+    parser = StreamParser("bedrock")
+    assert parser.feed(encode(START, ev("metadata", metrics={"latencyMs": 1}))) == []
+    assert parser.feed(encode(STOP)) == [StreamFinished("stop", None, "end_turn")]
+
+
 def test_no_metadata_finishes_at_close_without_usage() -> None:
     parser = StreamParser("bedrock")
     assert parser.feed(encode(START, text("a"), STOP)) == [TextDelta("a")]
@@ -270,3 +278,18 @@ def test_bytes_that_are_not_an_event_stream() -> None:
     got = events(b'data: {"hello": 1}\n\n')
     assert got[0].message.startswith("event stream message at byte 0: ")  # type: ignore[union-attr]
     assert got[1:] == [ParseError("stream ended before messageStop (truncated)"), StreamFinished("error")]
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_mangled_streams_never_raise(data: st.DataObject) -> None:
+    name = data.draw(st.sampled_from(sorted(p.name for p in BEDROCK.glob("*.bin"))))
+    raw = bytearray((BEDROCK / name).read_bytes())
+    for _ in range(data.draw(st.integers(1, 4))):
+        raw[data.draw(st.integers(0, len(raw) - 1))] = data.draw(st.integers(0, 255))
+    cuts = data.draw(st.lists(st.integers(0, len(raw)), max_size=20))
+    provider = data.draw(st.sampled_from(["bedrock", "auto"]))
+    got = feed_chunks(split_at(bytes(raw), cuts), provider)
+    ends = [i for i, e in enumerate(got) if type(e) is StreamFinished]
+    assert len(ends) == 1
+    assert all(type(e) is ParseError for e in got[ends[0] + 1 :])  # only "data after the end"

@@ -7,6 +7,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from streamcalls import (
     Event,
@@ -24,7 +26,7 @@ from streamcalls import (
     Usage,
 )
 from streamcalls.providers._partial_args import ArgumentsWriter, PathError, parse_path
-from tests.support import DATA, bytewise, counter_ids, feed_chunks, normalize
+from tests.support import DATA, bytewise, counter_ids, feed_chunks, normalize, split_at
 
 GEMINI = DATA / "gemini"
 
@@ -461,3 +463,32 @@ def test_a_chunk_of_the_wrong_shape_is_a_parse_error_and_the_stream_goes_on() ->
     assert type(got[0]) is ParseError
     assert got[0].message.startswith("Gemini chunk has an unexpected shape")
     assert got[1:] == [TextDelta("ok"), StreamFinished("stop", None, "STOP")]
+
+
+def test_a_later_part_may_carry_the_id_the_opening_part_lacked() -> None:
+    data = sse(
+        parts(fc(name="f", willContinue=True)),
+        parts(
+            fc(id="late", name="f", partialArgs=[{"jsonPath": "$.a", "numberValue": 1}], willContinue=True)
+        ),
+        parts(fc(id="late")),
+        STOP,
+    )
+    assert events(data)[-2] == ToolCallCompleted(ToolCall("call_gen_0", "f", {"a": 1}, 0))
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_mangled_streams_never_raise(data: st.DataObject) -> None:
+    name = data.draw(
+        st.sampled_from(sorted(p.name for p in GEMINI.iterdir() if not p.name.endswith(".jsonl")))
+    )
+    raw = bytearray((GEMINI / name).read_bytes())
+    for _ in range(data.draw(st.integers(1, 8))):
+        raw[data.draw(st.integers(0, len(raw) - 1))] = data.draw(st.sampled_from(b'{}[]",:\\ \n\r\x00a1'))
+    cuts = data.draw(st.lists(st.integers(0, len(raw)), max_size=20))
+    provider = data.draw(st.sampled_from(["gemini", "auto"]))
+    got = feed_chunks(split_at(bytes(raw), cuts), provider)
+    ends = [i for i, e in enumerate(got) if type(e) is StreamFinished]
+    assert len(ends) == 1
+    assert all(type(e) is ParseError for e in got[ends[0] + 1 :])  # only "data after the end"

@@ -158,10 +158,18 @@ def test_memory_stays_bounded_while_skipping() -> None:
 
 
 def test_data_after_the_array_is_reported_once() -> None:
-    assert run([b'[{"a": 1}]\r\n', b"junk", b" more"]) == [
+    data = b'[{"a": 1}]\r\n junk, more'
+    expected = [
         ("record", b'{"a": 1}'),
         ("done", None),
-        ParseError("data after the end of the JSON array; ignored", "junk"),
+        ParseError("data after the end of the JSON array; ignored", "junk, more"),
+    ]
+    assert run([data]) == expected
+    assert run(bytewise(data)) == expected
+    long = run([b"[]" + b"z" * 1000, b"z" * 1000])
+    assert long == [
+        ("done", None),
+        ParseError("data after the end of the JSON array; ignored", "z" * 200 + "..."),
     ]
 
 
@@ -171,6 +179,16 @@ def test_a_stream_that_ends_inside_an_element() -> None:
         ("record", b'{"a": 1}'),
         ParseError("JSON array stream ended inside an element (truncated)", '{"b": "unfinished'),
     ]
+
+
+def test_closing_brackets_outside_an_array_are_garbage() -> None:
+    expected = [
+        ParseError("unexpected bytes between JSON array elements; skipped", "]] ]"),
+        ("record", b'{"a": 1}'),
+        ParseError("unexpected bytes between JSON array elements; skipped", "]"),
+    ]
+    assert run([b']] ]{"a": 1}]']) == expected
+    assert run(bytewise(b']] ]{"a": 1}]')) == expected
 
 
 def test_a_stream_that_ends_inside_garbage() -> None:

@@ -159,14 +159,15 @@ class BedrockAdapter(Adapter):
     name = "bedrock"
     framing = "eventstream"
 
-    __slots__ = ("_calls", "_handlers", "_stop_reason", "_text_blocks", "_usage")
+    __slots__ = ("_calls", "_handlers", "_metadata_seen", "_stop_reason", "_text_blocks", "_usage")
 
     def __init__(self, emit: Emitter) -> None:
         super().__init__(emit)
         self._calls: dict[int, Call] = {}  # content block index -> call
         self._text_blocks: set[int] = set()
         self._stop_reason: str | None = None  # set by messageStop
-        self._usage: Usage | None = None  # set by metadata
+        self._usage: Usage | None = None
+        self._metadata_seen = False
         self._handlers: dict[str, tuple[type[Any], Callable[[Any], None]]] = {
             "contentBlockDelta": (_BlockDelta, self._block_delta),
             "contentBlockStart": (_BlockStart, self._block_start),
@@ -270,10 +271,11 @@ class BedrockAdapter(Adapter):
     def _message_stop(self, event: _MessageStop) -> None:
         self._stop_reason = event.stop_reason or ""
         self.emit.calls.end_open()  # no call event may follow the end marker
-        if self._usage is not None:
+        if self._metadata_seen:
             self._finish()
 
     def _metadata(self, event: _Metadata) -> None:
+        self._metadata_seen = True
         if event.usage is not None:
             self._usage = _usage(event.usage)
         if self._stop_reason is not None:

@@ -169,10 +169,11 @@ def _leaf(arg: _PartialArg) -> str | None:
 class _Streamed:
     """A Vertex call whose arguments arrive as partialArgs."""
 
-    __slots__ = ("call", "failed", "writer")
+    __slots__ = ("call", "failed", "provider_id", "writer")
 
-    def __init__(self, call: Call) -> None:
+    def __init__(self, call: Call, provider_id: str | None) -> None:
         self.call = call
+        self.provider_id = provider_id  # the id the opening part carried, if any
         self.writer = ArgumentsWriter()
         self.failed = False
 
@@ -257,11 +258,10 @@ class GeminiAdapter(Adapter):
         calls = self.emit.calls
         streamed = self._streamed
         if streamed is not None:
-            call = streamed.call
-            same = (not part.name or not call.name or part.name == call.name) and (
-                not part.id or part.id == call.id
-            )
-            if same:
+            name = streamed.call.name
+            same_name = not part.name or not name or part.name == name
+            same_id = not part.id or not streamed.provider_id or part.id == streamed.provider_id
+            if same_name and same_id:
                 self._continue(streamed, part)
                 return
             self._cut_streamed("a new call began before this call's closing functionCall (truncated)")
@@ -269,7 +269,7 @@ class GeminiAdapter(Adapter):
             self.emit.text_end()
             opened = calls.open(part.id, part.name, "native")
             if opened is not None:
-                self._continue(_Streamed(opened), part)
+                self._continue(_Streamed(opened, part.id), part)
         elif part.name or part.args is not None:
             self.emit.text_end()
             opened = calls.open(part.id, part.name, "native")
@@ -308,7 +308,7 @@ class GeminiAdapter(Adapter):
             return
         calls.feed(call, "".join(pieces))
         if not part.will_continue and call.status == OPEN:
-            calls.end(call)  # only if the text above did not close it: it always does
+            calls.end(call)  # a safeguard: the closing text above has always closed it
 
     def _cut_streamed(self, why: str) -> None:
         streamed = self._streamed
