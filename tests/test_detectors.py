@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import streamcalls
@@ -263,6 +263,8 @@ def test_text_and_calls_survive_any_chunking(
     for number, (before, fmt, name, args) in enumerate(parts):
         if fmt in ("fence", "json") and (text + before) and not (text + before).endswith("\n"):
             before += "\n"  # these formats start a line
+        # "[" on the line before a bare call object reads as an array of calls: ambiguous, skip it.
+        assume(not (fmt == "json" and (text + before).rstrip().endswith("[")))
         markup, after = render(fmt, name, args)
         text += before + markup + after
         expected_text += before + after

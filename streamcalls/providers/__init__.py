@@ -9,7 +9,9 @@ from __future__ import annotations
 from .._adapter import Adapter
 from .._errors import UsageError
 from .anthropic import AnthropicAdapter
+from .bedrock import BedrockAdapter
 from .cohere import CohereAdapter
+from .gemini import GeminiAdapter
 from .ollama import OllamaAdapter
 from .openai_chat import OpenAIChatAdapter
 from .openai_responses import OpenAIResponsesAdapter
@@ -27,6 +29,8 @@ ADAPTERS: dict[str, type[Adapter]] = {
         AnthropicAdapter,
         OllamaAdapter,
         CohereAdapter,
+        GeminiAdapter,
+        BedrockAdapter,
         TextAdapter,
     )
 }
