@@ -18,6 +18,7 @@ are replayed into a text stream.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +34,6 @@ from .providers.text import TextAdapter
 
 __all__ = ("AutoDetector", "sniff_framing")
 
-_BOM = b"\xef\xbb\xbf"
 _SSE_FIELDS = (b"data:", b"event:", b"id:", b"retry:", b":")
 _WHITESPACE = b" \t\r\n"
 # What a framing's provider is when its first record is an error object,
@@ -43,40 +43,59 @@ _ERROR_DEFAULT = {"sse": "openai", "ndjson": "ollama", "json-array": "gemini", "
 Resolved = Callable[[Framer, Adapter], None]
 
 
-def sniff_framing(raw: bytes | bytearray) -> tuple[str, int] | None:
-    """The framing the stream's first bytes show, and where its data starts
-    (after a BOM); None while the bytes seen so far could still be either."""
-    if raw[:1] == b"\0":  # an event-stream message's length starts with 0 below 16 MiB
-        if len(raw) < PRELUDE_BYTES:
-            return None
-        if valid_prelude(raw):
-            return "eventstream", 0
-    start = 0
-    if raw[:3] == _BOM:
-        start = 3
-    elif _BOM.startswith(raw):
-        return None
-    body = bytes(raw[start:]).lstrip(_WHITESPACE)
-    if not body:
-        return None
-    first = body[:1]
-    if first == b"{":
-        return "ndjson", start
-    if first == b"[" and "json-array" in _FRAMINGS:
-        second = body[1:].lstrip(_WHITESPACE)[:1]
-        if not second:
-            return None
-        return ("json-array" if second == b"{" else "text"), start
-    for field in _SSE_FIELDS:
-        if body.startswith(field):
-            return "sse", start
-        if len(body) < len(field) and field.startswith(body):
-            return None
-    return "text", start
+_SIGNIFICANT = re.compile(rb"[^ \t\r\n]")
 
 
-# Framings with a framer; extended as framers are added.
-_FRAMINGS = {"sse", "ndjson", "text", "json-array", "eventstream"}
+class FramingSniffer:
+    """Decides the framing from a stream's first significant bytes.
+
+    It is asked again as bytes arrive, and looks at each byte once: leading
+    whitespace (which may be long) is skipped from where the last look ended.
+    """
+
+    __slots__ = ("_first", "_scanned")
+
+    def __init__(self) -> None:
+        self._first = -1  # offset of the first byte that is not whitespace
+        self._scanned = 0  # bytes known to be whitespace after the deciding one
+
+    def sniff(self, raw: bytes | bytearray) -> str | None:
+        """The framing, or None while the bytes so far could still be either."""
+        if raw[:1] == b"\0":  # an event-stream message's length starts with 0 below 16 MiB
+            if len(raw) < PRELUDE_BYTES:
+                return None
+            if valid_prelude(raw):
+                return "eventstream"
+        first = self._first
+        if first < 0:
+            found = _SIGNIFICANT.search(raw, self._scanned)
+            if found is None:
+                self._scanned = len(raw)
+                return None
+            first = self._first = found.start()
+            self._scanned = first + 1
+        lead = raw[first : first + 1]
+        if lead == b"{":
+            return "ndjson"
+        if lead == b"[":
+            # A streamed JSON array of objects; "[1] a footnote" is text.
+            found = _SIGNIFICANT.search(raw, self._scanned)
+            if found is None:
+                self._scanned = len(raw)
+                return None
+            return "json-array" if raw[found.start()] == ord("{") else "text"
+        head = bytes(raw[first : first + 7])
+        for field in _SSE_FIELDS:
+            if head.startswith(field):
+                return "sse"
+            if len(head) < len(field) and field.startswith(head):
+                return None
+        return "text"
+
+
+def sniff_framing(raw: bytes | bytearray) -> str | None:
+    """The framing of a stream that starts with ``raw`` (None: cannot tell yet)."""
+    return FramingSniffer().sniff(raw)
 
 
 def _keys(obj: Any) -> str:
@@ -96,6 +115,7 @@ class AutoDetector:
         "_keep_raw",
         "_raw",
         "_resolved",
+        "_sniffer",
         "_to_text_done",
         "adapter",
         "sink",
@@ -105,6 +125,7 @@ class AutoDetector:
         self._emit = emit
         self._resolved = resolved
         self._raw = bytearray()
+        self._sniffer = FramingSniffer()
         self._framer: Framer | None = None
         self._framing = ""
         self._keep_raw = False
@@ -123,13 +144,12 @@ class AutoDetector:
             framer.feed(data)
             return
         self._raw += data
-        found = sniff_framing(self._raw)
-        if found is None:
+        framing = self._sniffer.sniff(self._raw)
+        if framing is None:
             if len(self._raw) <= self._emit.limits.max_detect_bytes:
                 return
-            found = ("text", 0)
-        framing, start = found
-        raw = bytes(self._raw[start:])
+            framing = "text"
+        raw = bytes(self._raw)
         self._raw = bytearray()
         if framing == "text":
             self._to_text(raw)
@@ -151,9 +171,8 @@ class AutoDetector:
         framer = self._framer
         if framer is not None:
             framer.close()
-        elif self._raw.strip(_WHITESPACE).lstrip(_BOM):
-            raw = bytes(self._raw)
-            self._to_text(raw[3:] if raw.startswith(_BOM) else raw)
+        elif self._raw.strip(_WHITESPACE):
+            self._to_text(bytes(self._raw))
         if self._framer is not framer and self._framer is not None:
             self._framer.close()  # the text framer that closing made us fall back to
 
