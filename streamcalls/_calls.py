@@ -152,7 +152,18 @@ class Call:
 class CallAssembler:
     """Builds calls and emits their events into ``out``."""
 
-    __slots__ = ("_limits", "_new_id", "_open", "_opened", "_out", "completed", "count", "native", "sources")
+    __slots__ = (
+        "_ids",
+        "_limits",
+        "_new_id",
+        "_open",
+        "_opened",
+        "_out",
+        "completed",
+        "count",
+        "native",
+        "sources",
+    )
 
     def __init__(
         self, out: list[Event], limits: Limits, id_factory: IdFactory | None, *, native: bool = True
@@ -161,6 +172,7 @@ class CallAssembler:
         self._limits = limits
         self._new_id = id_factory or random_call_id
         self._open: list[Call] = []
+        self._ids: set[str] = set()  # ids of the calls started so far
         self._opened = 0  # calls opened so far, for max_calls
         self.count = 0  # calls started so far; the next call's index
         self.completed = 0
@@ -182,7 +194,7 @@ class CallAssembler:
                 self._opened += 1
                 index = self.count
                 self.count += 1
-                call_id = call_id or self._new_id()
+                call_id = self._unique(call_id or self._new_id())
                 self._out.append(ToolCallStarted(index, call_id, name or ""))
                 error = f"stream has more calls than max_calls={limits.max_calls}; the rest are dropped"
                 self._out.append(ToolCallFailed(index, call_id, name or "", "", error))
@@ -193,6 +205,18 @@ class CallAssembler:
         if name:
             self._start(call)
         return call
+
+    def _unique(self, call_id: str) -> str:
+        """Ids stay unique within a stream: a provider that gives a second call
+        the id of an earlier one gets a ``#2`` (``#3``, ...) suffix on it."""
+        ids = self._ids
+        if call_id in ids:
+            number = 2
+            while f"{call_id}#{number}" in ids:
+                number += 1
+            call_id = f"{call_id}#{number}"
+        ids.add(call_id)
+        return call_id
 
     def discard(self, call: Call) -> None:
         """Forget a call that never started (a text candidate that was not a call)."""
@@ -216,6 +240,7 @@ class CallAssembler:
         call.started = True
         call.index = self.count
         self.count += 1
+        call.id = self._unique(call.id)
         self.sources.add(call.source)
         out = self._out
         out.append(ToolCallStarted(call.index, call.id, call.name))
@@ -229,36 +254,51 @@ class CallAssembler:
     def feed(self, call: Call, fragment: str) -> int:
         """Add an argument fragment.
 
-        Completes the call when its JSON value closes.  Returns -1, or, when
-        the value closed before the fragment's end and what follows is not
-        blank, the offset where that rest (a second value) begins: the caller
-        decides whether it starts a new call.
+        Completes the call when its JSON value closes.  Returns -1, or the
+        offset in ``fragment`` where the call's text ended before the
+        fragment did: the value closed and something other than blank space
+        follows (a second value: the caller decides whether it starts a new
+        call), or -- for a call found in text -- a limit was reached there.
         """
         if call.status != OPEN or not fragment:
             return -1
-        size = call.size + len(fragment)
-        if size > self._limits.max_arguments_bytes:
-            call.parts.append(fragment)
-            self.fail(call, f"arguments exceed max_arguments_bytes={self._limits.max_arguments_bytes}")
-            return -1
-        call.size = size
+        limits = self._limits
+        native = call.source == "native"
+        room = limits.max_arguments_bytes - call.size
+        over = len(fragment) > room
+        if over:
+            if native:  # a provider's fragment is its unit: it stays whole in the raw text
+                call.parts.append(fragment)
+                self.fail(call, f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}")
+                return -1
+            # A call found in text stops exactly at the limit, however the text was chunked.
+            fragment = fragment[:room]
+        call.size += len(fragment)
         scanner = call.scanner
         end = scanner.feed(fragment)
         rest = -1
+        if scanner.state == TOO_DEEP:
+            if not native:
+                rest = scanner.deep_at
+                fragment = fragment[:rest]
         # What follows the value in the same fragment: a provider's blank tail
         # stays in its raw fragment; anything else -- and, for a call found in
         # text, even blanks, which its detector parses -- goes back to the caller.
-        if 0 <= end < len(fragment) and (call.source != "native" or not fragment[end:].isspace()):
+        elif 0 <= end < len(fragment) and (not native or not fragment[end:].isspace()):
             rest = end
             fragment = fragment[:end]
-        call.parts.append(fragment)
-        if call.started:
-            self._out.append(ToolCallDelta(call.index, fragment))
+        if fragment:
+            call.parts.append(fragment)
+            if call.started:
+                self._out.append(ToolCallDelta(call.index, fragment))
         if end >= 0:
             if not call.deferred:
                 self._finish(call)
         elif scanner.state == TOO_DEEP:
-            self.fail(call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}")
+            self.fail(call, f"arguments nest deeper than max_json_depth={limits.max_json_depth}")
+        elif over:
+            self.fail(call, f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}")
+            rest = room
         return rest
 
     def whole(self, call: Call, arguments: Any, raw: str | None = None) -> None:

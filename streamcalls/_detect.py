@@ -59,6 +59,11 @@ class FramingSniffer:
         self._first = -1  # offset of the first byte that is not whitespace
         self._scanned = 0  # bytes known to be whitespace after the deciding one
 
+    @property
+    def first(self) -> int:
+        """How many blank bytes the stream starts with (once known)."""
+        return max(self._first, 0)
+
     def sniff(self, raw: bytes | bytearray) -> str | None:
         """The framing, or None while the bytes so far could still be either."""
         if raw[:1] == b"\0":  # an event-stream message's length starts with 0 below 16 MiB
@@ -116,6 +121,7 @@ class AutoDetector:
         "_raw",
         "_resolved",
         "_sniffer",
+        "_text_from",
         "_to_text_done",
         "adapter",
         "sink",
@@ -131,6 +137,7 @@ class AutoDetector:
         self._keep_raw = False
         self._first = True
         self._to_text_done = False  # fell back to text: the old framer's records are replayed
+        self._text_from = -1  # where in the output the fallback was decided, until it is made
         self.adapter: Adapter | None = None
         self.sink: RecordSink = self
 
@@ -140,8 +147,10 @@ class AutoDetector:
         framer = self._framer
         if framer is not None:
             if self._keep_raw:
-                self._hold(data)
+                self._raw += data
             framer.feed(data)
+            self._fall_back_if_asked()
+            self._drop_raw_if_too_long()
             return
         self._raw += data
         framing = self._sniffer.sniff(self._raw)
@@ -160,17 +169,22 @@ class AutoDetector:
             self._raw += raw
         self._framer = make_framer(framing, self, self._emit)
         self._framer.feed(raw)
+        self._fall_back_if_asked()
+        self._drop_raw_if_too_long()
 
-    def _hold(self, data: bytes) -> None:
-        self._raw += data
-        if len(self._raw) > self._emit.limits.max_detect_bytes:
-            self._keep_raw = False  # too late to be text: stop keeping bytes
+    def _drop_raw_if_too_long(self) -> None:
+        """While the first record is unfinished, every byte after the leading
+        blanks is part of it: once those pass max_detect_bytes, the stream can
+        no longer turn out to be text (see ``on_record``), so stop keeping bytes."""
+        if self._keep_raw and len(self._raw) - self._sniffer.first > self._emit.limits.max_detect_bytes:
+            self._keep_raw = False
             self._raw = bytearray()
 
     def close(self) -> None:
         framer = self._framer
         if framer is not None:
             framer.close()
+            self._fall_back_if_asked()
         elif self._raw.strip(_WHITESPACE):
             self._to_text(bytes(self._raw))
         if self._framer is not framer and self._framer is not None:
@@ -185,13 +199,15 @@ class AutoDetector:
         if adapter is not None:  # a record after the decision, in the same feed
             adapter.on_record(name, data)
             return
-        first = self._first
+        # Only a first record of at most max_detect_bytes can make the stream
+        # text (a rule on the stream, not on how it was chunked).
+        first = self._first and len(data) <= self._emit.limits.max_detect_bytes
         self._first = False
         try:
             obj = msgspec.json.decode(data)
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             if first and self._keep_raw:
-                self._to_text(bytes(self._raw))
+                self._ask_for_text()
             else:
                 self._emit.parse_error(f"cannot tell the provider: {self._framing} record is not JSON", data)
             return
@@ -200,7 +216,7 @@ class AutoDetector:
                 self._use(cls).on_record(name, data)
                 return
         if first and self._keep_raw and TextAdapter.recognizes(name, obj):
-            self._to_text(bytes(self._raw))
+            self._ask_for_text()
             return
         default = ADAPTERS.get(_ERROR_DEFAULT.get(self._framing, ""))
         if default is not None and isinstance(obj, dict) and "error" in obj:
@@ -227,6 +243,18 @@ class AutoDetector:
         framer.sink = adapter
         self._resolved(framer, adapter)
         return adapter
+
+    def _ask_for_text(self) -> None:
+        """The stream is the model's text after all.  The switch happens once the
+        old framer has returned: what it still reports about these bytes is void."""
+        self._to_text_done = True
+        self._text_from = len(self._emit.out)
+
+    def _fall_back_if_asked(self) -> None:
+        if self._text_from >= 0:
+            del self._emit.out[self._text_from :]
+            self._text_from = -1
+            self._to_text(bytes(self._raw))
 
     def _to_text(self, raw: bytes) -> None:
         adapter = TextAdapter(self._emit)
