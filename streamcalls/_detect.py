@@ -26,6 +26,7 @@ import msgspec
 
 from ._adapter import Adapter
 from ._emitter import Emitter
+from ._events import ParseError
 from ._eventstream import PRELUDE_BYTES, valid_prelude
 from ._framing import make_framer
 from ._records import Framer, RecordSink
@@ -118,6 +119,7 @@ class AutoDetector:
         "_framer",
         "_framing",
         "_keep_raw",
+        "_mark",
         "_raw",
         "_resolved",
         "_sniffer",
@@ -138,6 +140,7 @@ class AutoDetector:
         self._first = True
         self._to_text_done = False  # fell back to text: the old framer's records are replayed
         self._text_from = -1  # where in the output the fallback was decided, until it is made
+        self._mark = 0  # the output's length when the current feed began
         self.adapter: Adapter | None = None
         self.sink: RecordSink = self
 
@@ -145,12 +148,12 @@ class AutoDetector:
 
     def feed(self, data: bytes) -> None:
         framer = self._framer
+        self._mark = len(self._emit.out)
         if framer is not None:
             if self._keep_raw:
                 self._raw += data
             framer.feed(data)
-            self._fall_back_if_asked()
-            self._drop_raw_if_too_long()
+            self._after_framing()
             return
         self._raw += data
         framing = self._sniffer.sniff(self._raw)
@@ -169,8 +172,17 @@ class AutoDetector:
             self._raw += raw
         self._framer = make_framer(framing, self, self._emit)
         self._framer.feed(raw)
+        self._after_framing()
+
+    def _after_framing(self) -> None:
         self._fall_back_if_asked()
+        if self.adapter is None and self._framing_errors():
+            self._first = False  # the framer skipped bytes: its first record is not the stream's start
         self._drop_raw_if_too_long()
+
+    def _framing_errors(self) -> bool:
+        """Did the framer report anything during this feed?"""
+        return any(type(event) is ParseError for event in self._emit.out[self._mark :])
 
     def _drop_raw_if_too_long(self) -> None:
         """While the first record is unfinished, every byte after the leading
@@ -182,6 +194,7 @@ class AutoDetector:
 
     def close(self) -> None:
         framer = self._framer
+        self._mark = len(self._emit.out)
         if framer is not None:
             framer.close()
             self._fall_back_if_asked()
@@ -201,7 +214,7 @@ class AutoDetector:
             return
         # Only a first record of at most max_detect_bytes can make the stream
         # text (a rule on the stream, not on how it was chunked).
-        first = self._first and len(data) <= self._emit.limits.max_detect_bytes
+        first = self._first and len(data) <= self._emit.limits.max_detect_bytes and not self._framing_errors()
         self._first = False
         try:
             obj = msgspec.json.decode(data)
