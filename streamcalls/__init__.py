@@ -9,7 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from ._api import parse, parse_iter
-from ._errors import MalformedStreamError, StreamError, ToolCallError, UsageError
+from ._errors import (
+    MalformedStreamError,
+    StreamError,
+    StreamInterrupted,
+    StreamStalled,
+    ToolCallError,
+    UsageError,
+)
 from ._events import (
     Event,
     ParseError,
@@ -74,7 +81,9 @@ __all__ = (
     "ReasoningDelta",
     "StreamError",
     "StreamFinished",
+    "StreamInterrupted",
     "StreamParser",
+    "StreamStalled",
     "TextDelta",
     "ToolCall",
     "ToolCallCompleted",
