@@ -161,6 +161,7 @@ class CallAssembler:
         "_out",
         "completed",
         "count",
+        "held",
         "native",
         "sources",
     )
@@ -176,6 +177,7 @@ class CallAssembler:
         self._opened = 0  # calls opened so far, for max_calls
         self.count = 0  # calls started so far; the next call's index
         self.completed = 0
+        self.held = 0  # argument characters held by the open calls, for max_buffered_bytes
         self.native = native  # False: native calls are reported as failed, never run
         self.sources: set[str] = set()  # the sources of the calls started so far
 
@@ -224,6 +226,7 @@ class CallAssembler:
             call.status = FAILED
             self._open.remove(call)
             self._opened -= 1
+            self.held -= call.size
 
     def set_name(self, call: Call, name: str) -> None:
         """Give a call its name if it has none yet (later names are ignored)."""
@@ -266,14 +269,19 @@ class CallAssembler:
         native = call.source == "native"
         room = limits.max_arguments_bytes - call.size
         over = len(fragment) > room
-        if over:
-            if native:  # a provider's fragment is its unit: it stays whole in the raw text
-                call.parts.append(fragment)
-                self.fail(call, f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}")
-                return -1
-            # A call found in text stops exactly at the limit, however the text was chunked.
-            fragment = fragment[:room]
+        if over or self.held + len(fragment) > limits.max_buffered_bytes:
+            breach = self._breach(call, len(fragment))
+            if breach:
+                if native:  # a provider's fragment is its unit: it stays whole in the raw text
+                    call.parts.append(fragment)
+                    self.fail(call, breach)
+                    return -1
+                # A call found in text stops exactly at the limit, however the text was chunked.
+                room = min(room, limits.max_buffered_bytes - self.held)
+                fragment = fragment[:room]
+                over = True
         call.size += len(fragment)
+        self.held += len(fragment)
         scanner = call.scanner
         end = scanner.feed(fragment)
         rest = -1
@@ -297,9 +305,18 @@ class CallAssembler:
         elif scanner.state == TOO_DEEP:
             self.fail(call, f"arguments nest deeper than max_json_depth={limits.max_json_depth}")
         elif over:
-            self.fail(call, f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}")
+            self.fail(call, self._breach(call, 1))
             rest = room
         return rest
+
+    def _breach(self, call: Call, more: int) -> str:
+        """The limit that ``more`` characters of arguments would break, if any."""
+        limits = self._limits
+        if call.size + more > limits.max_arguments_bytes:
+            return f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}"
+        if self.held + more > limits.max_buffered_bytes:
+            return f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}"
+        return ""
 
     def whole(self, call: Call, arguments: Any, raw: str | None = None) -> None:
         """Complete a call whose arguments arrived whole (an object or a JSON string)."""
@@ -349,6 +366,7 @@ class CallAssembler:
             self._start(call)
         call.status = FAILED
         self._open.remove(call)
+        self.held -= call.size
         self._out.append(ToolCallFailed(call.index, call.id, call.name, call.raw(), error))
 
     def fail_open(self, error: str) -> None:
@@ -388,5 +406,6 @@ class CallAssembler:
             self._start(call)
         call.status = COMPLETED
         self._open.remove(call)
+        self.held -= call.size
         self.completed += 1
         self._out.append(ToolCallCompleted(ToolCall(call.id, call.name, arguments, call.index, call.source)))

@@ -37,6 +37,7 @@ TINY = Limits(
     max_line_bytes=512,
     max_event_bytes=1024,
     max_arguments_bytes=256,
+    max_buffered_bytes=384,
     max_json_depth=8,
     max_calls=4,
     max_detect_bytes=256,
