@@ -27,6 +27,7 @@ from ._events import (
 from ._limits import Limits
 from ._parser import ParserState, StreamParser
 from ._results import ToolResult
+from .codec import Tool, augment_system_prompt, encode_call, encode_result, encode_tools, extract
 
 if _TYPE_CHECKING:
     from ._aio import aparse
@@ -76,6 +77,7 @@ __all__ = (
     "StreamFinished",
     "StreamParser",
     "TextDelta",
+    "Tool",
     "ToolCall",
     "ToolCallCompleted",
     "ToolCallDelta",
@@ -88,6 +90,11 @@ __all__ = (
     "UsageError",
     "__version__",
     "aparse",
+    "augment_system_prompt",
+    "encode_call",
+    "encode_result",
+    "encode_tools",
+    "extract",
     "from_anthropic_stream",
     "from_httpx",
     "from_httpx_sync",
