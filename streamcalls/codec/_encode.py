@@ -25,7 +25,7 @@ elsewhere its content is prefixed with ``"Error: "``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, overload
 
 from .._errors import UsageError
@@ -270,18 +270,18 @@ def encode_tools(tools: Iterable[Tool | Mapping[str, Any]], provider: str) -> li
 
 @overload
 def encode_call(
-    calls: ToolCall | Sequence[ToolCall], provider: Literal["openai-responses"], *, text: str | None = None
+    calls: ToolCall | Iterable[ToolCall], provider: Literal["openai-responses"], *, text: str | None = None
 ) -> list[Message]: ...
 @overload
 def encode_call(
-    calls: ToolCall | Sequence[ToolCall], provider: SingleMessageProvider, *, text: str | None = None
+    calls: ToolCall | Iterable[ToolCall], provider: SingleMessageProvider, *, text: str | None = None
 ) -> Message: ...
 @overload
 def encode_call(
-    calls: ToolCall | Sequence[ToolCall], provider: str, *, text: str | None = None
+    calls: ToolCall | Iterable[ToolCall], provider: str, *, text: str | None = None
 ) -> Message | list[Message]: ...
 def encode_call(
-    calls: ToolCall | Sequence[ToolCall], provider: str, *, text: str | None = None
+    calls: ToolCall | Iterable[ToolCall], provider: str, *, text: str | None = None
 ) -> Message | list[Message]:
     """The assistant's turn that made these calls, for the conversation history.
 
@@ -307,8 +307,8 @@ def encode_call(
 @overload
 def encode_result(result: ToolResult, provider: str) -> Message: ...
 @overload
-def encode_result(result: Sequence[ToolResult], provider: str) -> list[Message]: ...
-def encode_result(result: ToolResult | Sequence[ToolResult], provider: str) -> Message | list[Message]:
+def encode_result(result: Iterable[ToolResult], provider: str) -> list[Message]: ...
+def encode_result(result: ToolResult | Iterable[ToolResult], provider: str) -> Message | list[Message]:
     """A tool's result as the provider's tool-result message.
 
     For one :class:`~streamcalls.ToolResult`, one message (or Responses
