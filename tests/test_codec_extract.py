@@ -451,6 +451,9 @@ def test_raw_text() -> None:
         ({"foo": 1}, "cannot tell the provider"),
         (42, "a response is a JSON object"),
         ("42", "a response is a JSON object"),
+        ([{"candidates": []}], "a list is read as OpenAI Responses items"),
+        ({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}}]}, "a streamed chunk"),
+        ({"type": "content_block_delta", "index": 0, "delta": {}}, "cannot tell the provider"),
     ],
 )
 def test_what_is_not_a_response(response: Any, message: str) -> None:
@@ -462,6 +465,7 @@ def test_provider_names() -> None:
     with pytest.raises(UsageError, match="unknown provider 'open-ai'"):
         extract(OPENAI, provider="open-ai")
     assert extract(OPENAI, provider="openrouter") == expected(("call_a", "call_b"))
+    assert extract(OPENAI, provider="auto") == expected(("call_a", "call_b"))
     with pytest.raises(UsageError, match="not a complete Anthropic response"):
         extract(OPENAI, provider="anthropic")
     with pytest.raises(UsageError, match="takes the text as str or bytes"):

@@ -292,6 +292,11 @@ def encode_call(
     ``extract(encode_call(calls, p))`` gives the calls back.  Cohere's text
     before its calls is its ``tool_plan``.
 
+    A :class:`ToolCall` does not carry signed reasoning: for Gemini 3
+    (``thoughtSignature`` on each ``functionCall`` part) and Anthropic's
+    extended thinking (``thinking`` blocks), resend the response's own
+    assistant message instead.
+
     :raises UsageError: for an unknown provider, or no calls.
     """
     encoder = _CALLS[resolve(provider)]

@@ -52,8 +52,9 @@ def extract(
     items), Anthropic (``message``), Ollama ``/api/chat`` or
     ``/api/generate``, Gemini (``GenerateContentResponse``), Bedrock
     Converse, Cohere v2 chat; or the assistant message alone, as
-    :func:`encode_call` writes it.  The provider is told from the shape, or
-    forced with ``provider=``; ``provider="text"`` takes a model's raw text.
+    :func:`encode_call` writes it.  The provider is told from the shape
+    (``provider=None`` or ``"auto"``), or forced with ``provider=``;
+    ``provider="text"`` takes a model's raw text.
 
     The cascade: native calls first; if there are none, calls in the text
     written as markup (``~~~tool_call`` fences); if none, bare JSON call
@@ -78,6 +79,8 @@ def extract(
     :raises UsageError: for input that is not a response, an unknown
         provider or detector name.
     """
+    if provider == "auto":
+        provider = None
     if provider is not None:
         provider = resolve(provider, text=True)
     detectors = DEFAULT_DETECT if detect is None else tuple(detect)

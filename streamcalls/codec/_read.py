@@ -76,8 +76,10 @@ def read_chat(obj: Any) -> Found:
     found = Found()
     if "choices" in obj:
         choices = _list(obj["choices"])
-        if choices:
-            _chat_message(_dict(_dict(choices[0]).get("message")), found)
+        first = _dict(choices[0]) if choices else {}
+        if "delta" in first and "message" not in first:
+            raise UsageError("a streamed chunk, not a complete response: parse the stream with StreamParser")
+        _chat_message(_dict(first.get("message")), found)
     elif isinstance(obj.get("message"), dict):
         _chat_message(obj["message"], found)  # Ollama /api/chat, Cohere v2
     elif isinstance(obj.get("response"), str):
@@ -232,7 +234,10 @@ def detect_provider(obj: Any) -> str:
     :raises UsageError: when no shape fits (an error body is named as such).
     """
     if isinstance(obj, list):
-        return "openai-responses"  # a list of Responses output (or input) items
+        # A list of Responses output (or input) items; not, say, a streamed Gemini array.
+        if all(isinstance(item, dict) and ("type" in item or "role" in item) for item in obj):
+            return "openai-responses"
+        raise UsageError(f"a list is read as OpenAI Responses items, and this one is not: {obj!r:.200}")
     if not isinstance(obj, dict):
         raise UsageError(f"a response is a JSON object (or a list of Responses items), not {obj!r:.200}")
     if "choices" in obj:
