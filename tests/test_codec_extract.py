@@ -286,8 +286,8 @@ NATIVE_ERRORS = [
         "arguments are not valid JSON",
         "{",
     ),
-    ({"role": "assistant", "tool_calls": [{"id": "c", "function": {"arguments": "{}"}}]}, "has no name", "null"),
-    ({"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "", "arguments": "{}"}}]}, "has no name", '""'),
+    ({"role": "assistant", "tool_calls": [{"id": "c", "function": {"arguments": "{}"}}]}, "has no name", '{"arguments":"{}"}'),
+    ({"role": "model", "parts": [{"functionCall": {"name": "", "args": {}}}]}, "has no name", '{"name":"","args":{}}'),
 ]  # fmt: skip
 
 

@@ -289,7 +289,8 @@ def encode_call(
     the assistant's ``text`` before them if there was any.  Returns one
     message -- for OpenAI Responses, the list of input items (a ``message``
     item for the text, then one ``function_call`` item per call) -- so that
-    ``extract(encode_call(calls, p))`` gives the calls back.  Cohere's text
+    ``extract(encode_call(calls, p))`` gives the calls back (as native calls,
+    numbered from 0).  Cohere's text
     before its calls is its ``tool_plan``.
 
     A :class:`ToolCall` does not carry signed reasoning: for Gemini 3

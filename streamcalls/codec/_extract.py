@@ -130,7 +130,7 @@ def _native(entry: Native, index: int, new_id: IdFactory) -> ToolCall:
     name = entry.name
     call_id = entry.id if isinstance(entry.id, str) and entry.id else None
     if not isinstance(name, str) or not name:
-        raise ToolCallError(f"a native tool call has no name (id {call_id!r})", _encode(entry.name).decode())
+        raise ToolCallError(f"a native tool call has no name (id {call_id!r})", _encode(entry.entry).decode())
     arguments = entry.arguments
     if not entry.has_arguments or arguments is None:
         arguments = {}  # as the stream reads it: no arguments at all

@@ -24,6 +24,7 @@ class Native(NamedTuple):
     name: Any
     arguments: Any
     has_arguments: bool  # False: the key was absent (Gemini's call without arguments)
+    entry: dict[str, Any]  # the object that held the call, to show when it is malformed
 
 
 class Found:
@@ -45,7 +46,7 @@ class Found:
 
     def call(self, call_id: Any, name: Any, holder: dict[str, Any], key: str) -> None:
         self.end_text()
-        self.natives.append(Native(call_id, name, holder.get(key), key in holder))
+        self.natives.append(Native(call_id, name, holder.get(key), key in holder, holder))
 
     def done(self) -> Found:
         self.end_text()
