@@ -34,6 +34,7 @@ from ._events import (
 from ._limits import Limits
 from ._parser import ParserState, StreamParser
 from ._results import ToolResult
+from .codec import Tool, augment_system_prompt, encode_call, encode_result, encode_tools, extract
 
 if _TYPE_CHECKING:
     from ._aio import aparse
@@ -85,6 +86,7 @@ __all__ = (
     "StreamParser",
     "StreamStalled",
     "TextDelta",
+    "Tool",
     "ToolCall",
     "ToolCallCompleted",
     "ToolCallDelta",
@@ -97,6 +99,11 @@ __all__ = (
     "UsageError",
     "__version__",
     "aparse",
+    "augment_system_prompt",
+    "encode_call",
+    "encode_result",
+    "encode_tools",
+    "extract",
     "from_anthropic_stream",
     "from_httpx",
     "from_httpx_sync",
