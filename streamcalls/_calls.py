@@ -59,7 +59,8 @@ def random_call_id() -> str:
     return "call_" + uuid.uuid4().hex[:24]
 
 
-def _kind(value: object) -> str:
+def json_kind(value: object) -> str:
+    """How a decoded JSON value is named in error messages ("an array", "a string", ...)."""
     if isinstance(value, list):
         return "an array"
     if isinstance(value, str):
@@ -98,7 +99,7 @@ def decode_arguments(raw: str) -> dict[str, Any]:
         else:
             if type(inner) is dict:
                 return inner
-    raise ValueError(f"arguments must be a JSON object, got {_kind(value)}")
+    raise ValueError(f"arguments must be a JSON object, got {json_kind(value)}")
 
 
 class Call:
@@ -334,7 +335,7 @@ class CallAssembler:
         if call.started and text:
             self._out.append(ToolCallDelta(call.index, text))
         if type(arguments) is not dict:
-            self.fail(call, f"arguments must be a JSON object, got {_kind(arguments)}")
+            self.fail(call, f"arguments must be a JSON object, got {json_kind(arguments)}")
             return
         self._complete(call, arguments)
 
