@@ -39,6 +39,7 @@ __all__ = (
     "CallAssembler",
     "IdFactory",
     "decode_arguments",
+    "json_kind",
     "random_call_id",
 )
 
@@ -268,6 +269,7 @@ class CallAssembler:
             return -1
         limits = self._limits
         native = call.source == "native"
+        length = len(fragment)  # before a limit may cut it
         room = limits.max_arguments_bytes - call.size
         over = len(fragment) > room
         if over or self.held + len(fragment) > limits.max_buffered_bytes:
@@ -293,7 +295,7 @@ class CallAssembler:
         # What follows the value in the same fragment: a provider's blank tail
         # stays in its raw fragment; anything else -- and, for a call found in
         # text, even blanks, which its detector parses -- goes back to the caller.
-        elif 0 <= end < len(fragment) and (not native or not fragment[end:].isspace()):
+        elif 0 <= end < length and (not native or not fragment[end:].isspace()):
             rest = end
             fragment = fragment[:end]
         if fragment:
