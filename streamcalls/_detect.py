@@ -217,8 +217,11 @@ class AutoDetector:
         first = self._first and len(data) <= self._emit.limits.max_detect_bytes and not self._framing_errors()
         self._first = False
         try:
-            obj = msgspec.json.decode(data)
-        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            try:
+                obj = msgspec.json.decode(data)
+            except UnicodeDecodeError:  # the shape is what matters here
+                obj = msgspec.json.decode(data.decode("utf-8", "replace"))
+        except (msgspec.DecodeError, RecursionError):
             if first and self._keep_raw:
                 self._ask_for_text()
             else:

@@ -29,15 +29,33 @@ TextSink = Callable[[str], None]
 
 
 class Emitter:
-    __slots__ = ("_after_end_reported", "calls", "errored", "finished", "limits", "out", "text", "text_end")
+    __slots__ = (
+        "_after_end_reported",
+        "calls",
+        "errored",
+        "finished",
+        "limits",
+        "out",
+        "report_invalid_utf8",
+        "text",
+        "text_end",
+    )
 
-    def __init__(self, limits: Limits, id_factory: IdFactory | None, *, native: bool = True) -> None:
+    def __init__(
+        self,
+        limits: Limits,
+        id_factory: IdFactory | None,
+        *,
+        native: bool = True,
+        report_invalid_utf8: bool = False,
+    ) -> None:
         out: list[Event] = []
         self.out = out
         self.limits = limits
         self.calls = CallAssembler(out, limits, id_factory, native=native)
         self.finished = False
         self.errored = False
+        self.report_invalid_utf8 = report_invalid_utf8
         self._after_end_reported = False
         # The text channel: text detectors replace these two.
         self.text: TextSink = self._plain_text

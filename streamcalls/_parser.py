@@ -66,6 +66,8 @@ class StreamParser:
         ``"deepseek"``; ``()`` turns detection off.
     :param tools: the tool names (or tool definitions) the model was given;
         a bare JSON object counts as a call only if it names one of them.
+    :param invalid_utf8: ``"replace"`` (default): invalid UTF-8 becomes
+        U+FFFD; ``"report"``: it is dropped and reported as a ParseError.
     :param id_factory: makes ids for calls that arrive without one
         (default ``call_`` + random hex); pass one to get deterministic ids.
     :param limits: bounds on what one stream may make the parser hold.
@@ -82,11 +84,19 @@ class StreamParser:
         native: bool | None = None,
         detect: Sequence[str] | None = None,
         tools: Iterable[Any] | None = None,
+        invalid_utf8: str = "replace",
         id_factory: IdFactory | None = None,
         limits: Limits | None = None,
         strict: bool = False,
     ) -> None:
-        emit = Emitter(limits or Limits(), id_factory, native=native is not False)
+        if invalid_utf8 not in ("replace", "report"):
+            raise UsageError(f"invalid_utf8 must be 'replace' or 'report', not {invalid_utf8!r}")
+        emit = Emitter(
+            limits or Limits(),
+            id_factory,
+            native=native is not False,
+            report_invalid_utf8=invalid_utf8 == "report",
+        )
         detect = DEFAULT_DETECT if detect is None else tuple(detect)
         if detect:
             channel = build_channel(emit.out, emit.calls, detect, tool_names(tools), fallback=native is True)

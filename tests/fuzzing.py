@@ -3,7 +3,8 @@
 An input is three header bytes and a stream:
 
 - byte 0 picks the provider (``auto`` or a named one),
-- byte 1 is a bit set of text detectors, its top bit picks tiny limits,
+- byte 1 is a bit set of text detectors; bit 6 reports invalid UTF-8 instead
+  of replacing it, bit 7 picks tiny limits,
 - byte 2 picks ``native=`` and the chunk size.
 
 ``fuzz_one`` feeds the stream in those chunks and checks what every input
@@ -75,7 +76,8 @@ def fuzz_one(data: bytes) -> None:
     native = NATIVE[data[2] % 3]
     chunk = 1 + (data[2] >> 2) % 61
     stream = data[3:]
-    options = {"detect": detect, "native": native, "limits": limits}
+    invalid_utf8 = "report" if data[1] & 0x40 else "replace"
+    options = {"detect": detect, "native": native, "limits": limits, "invalid_utf8": invalid_utf8}
     chunked = run(stream, chunk, provider, **options)
     check_protocol(chunked)
     whole = run(stream, max(1, len(stream)), provider, **options)

@@ -1,18 +1,19 @@
 """A plain text stream: the model's raw output, with no provider framing.
 
 Bytes are decoded as UTF-8 incrementally (a character split across chunks
-is joined; invalid bytes become U+FFFD) and go to the text channel, where
+is joined; invalid bytes become U+FFFD, or are reported with
+``invalid_utf8="report"``) and go to the text channel, where
 the text detectors look for calls.  The end of input is the end marker.
 """
 
 from __future__ import annotations
 
-import codecs
 from typing import Any
 
 from .._adapter import Adapter
 from .._emitter import Emitter
 from .._records import RecordSink
+from .._utf8 import Utf8Decoder
 
 __all__ = ("TextAdapter", "TextFramer")
 
@@ -25,7 +26,7 @@ class TextFramer:
     def __init__(self, sink: RecordSink, emit: Emitter) -> None:
         self.sink = sink
         self._emit = emit
-        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._decoder = Utf8Decoder(emit)
 
     def feed(self, data: bytes) -> None:
         text = self._decoder.decode(data)
@@ -33,7 +34,7 @@ class TextFramer:
             self._emit.text(text)
 
     def close(self) -> None:
-        text = self._decoder.decode(b"", True)
+        text = self._decoder.decode(b"", final=True)
         if text and not self._emit.finished:
             self._emit.text(text)
 
@@ -54,7 +55,7 @@ class TextAdapter(Adapter):
         )
 
     def on_record(self, name: str | None, data: bytes) -> None:
-        self.emit.text(data.decode("utf-8", "replace"))
+        self.emit.text(Utf8Decoder(self.emit).decode(data, final=True))
 
     def on_object(self, obj: Any) -> None:
         if isinstance(obj, str):
