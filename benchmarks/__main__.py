@@ -39,13 +39,13 @@ _LONG = Settings(budget_s=1.5, max_runs=31)  # the streams the targets name: mor
 
 def groups(quick: bool) -> list[Group]:
     sizes = (1000, 10_000) if quick else (1000, 10_000, 100_000)
-    normal = Settings(min_runs=3, max_runs=5, budget_s=0.2) if quick else _NORMAL
+    normal = Settings(min_runs=2, min_runs_fast=3, max_runs=5, budget_s=0.2) if quick else _NORMAL
     long = normal if quick else _LONG
     return [
         ("OpenAI Chat, 4 parallel calls × 2 KB", lambda: [openai_stream(4, 2000)], long),
         ("Anthropic, 4 calls × 2 KB", lambda: [anthropic_stream(4, 2000)], long),
         ("OpenAI Chat, 1 call", lambda: [openai_stream(1, s) for s in sizes], normal),
-        ("OpenAI Chat, 8 parallel calls", lambda: [openai_stream(8, s) for s in sizes[:2]], normal),
+        ("OpenAI Chat, 8 parallel calls × 1 KB", lambda: [openai_stream(8, 1000)], normal),
         ("Anthropic, 1 call", lambda: [anthropic_stream(1, s) for s in sizes], normal),
         ("Ollama", lambda: [ollama_stream(1, s) for s in sizes] + [ollama_stream(8, 10_000)], normal),
         (

@@ -486,7 +486,7 @@ CONTENDERS: tuple[Contender, ...] = (
         "bytes in: split + msgspec decode, build AIMessageChunk per event, total = total + chunk",
         _NATIVE,
         lambda s: _langchain(s, end_to_end=True),
-        max_args_bytes=10_000,
+        max_args_bytes=8_000,  # the accumulator-only row shows it at 10 KB
     ),
     Contender(
         "partial-json-parser",

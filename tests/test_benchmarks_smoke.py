@@ -79,7 +79,12 @@ def test_check_catches_a_wrong_answer() -> None:
 
 def test_runner_and_report(tmp_path: Path) -> None:
     streams = [openai_stream(1, 300), anthropic_stream(1, 300)]
-    results = measure_group(streams, CONTENDERS, Settings(min_runs=1, max_runs=1, budget_s=0.0), log=lambda _: None)
+    results = measure_group(
+        streams,
+        CONTENDERS,
+        Settings(min_runs=1, min_runs_fast=1, max_runs=1, budget_s=0.0),
+        log=lambda _: None,
+    )
     own = [r for r in results if r.contender == "streamcalls"]
     assert len(own) == 2
     assert all(r.ok and r.ratio == 1.0 for r in own)
