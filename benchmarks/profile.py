@@ -124,9 +124,9 @@ def layers(stream: Stream, rounds: int = 15) -> dict[str, float]:
     for _ in range(rounds):
         for key, fn in parts.items():
             gc.collect()
-            start = time.perf_counter()
+            start = time.thread_time()
             fn()
-            samples[key].append(time.perf_counter() - start)
+            samples[key].append(time.thread_time() - start)
     return {k: statistics.median(v) / len(reads) * 1e6 for k, v in samples.items()}
 
 
