@@ -29,7 +29,11 @@ from .._events import Usage
 __all__ = ("AnthropicAdapter",)
 
 
-class _Block(msgspec.Struct):
+# View Structs: only the fields used.  They are decoded from JSON and dropped
+# after use, so they can never be part of a reference cycle: gc=False keeps
+# the garbage collector from tracking the ~7 of them each chunk allocates
+# (decoding an OpenAI chunk: 0.65 -> 0.56 us).
+class _Block(msgspec.Struct, gc=False):
     type: str = ""
     id: str | None = None
     name: str | None = None
@@ -38,7 +42,7 @@ class _Block(msgspec.Struct):
     thinking: str | None = None
 
 
-class _Delta(msgspec.Struct):
+class _Delta(msgspec.Struct, gc=False):
     type: str = ""
     text: str | None = None
     partial_json: str | None = None
@@ -46,23 +50,23 @@ class _Delta(msgspec.Struct):
     stop_reason: str | None = None
 
 
-class _Usage(msgspec.Struct):
+class _Usage(msgspec.Struct, gc=False):
     input_tokens: int | None = None
     output_tokens: int | None = None
     cache_creation_input_tokens: int | None = None
     cache_read_input_tokens: int | None = None
 
 
-class _Message(msgspec.Struct):
+class _Message(msgspec.Struct, gc=False):
     usage: _Usage | None = None
 
 
-class _Error(msgspec.Struct):
+class _Error(msgspec.Struct, gc=False):
     type: str | None = None
     message: str | None = None
 
 
-class _Event(msgspec.Struct):
+class _Event(msgspec.Struct, gc=False):
     type: str = ""
     index: int = 0
     content_block: _Block | None = None
