@@ -48,6 +48,11 @@ _WHITESPACE = " \t\r\n"
 _decode = msgspec.json.decode
 _encode = msgspec.json.encode
 
+# Fragments are a few characters each and a str object costs ~50 bytes, so
+# a call's emitted fragments are joined into one string every this many:
+# memory stays ~1 byte per character, and each character is copied once more.
+JOIN_EVERY = 64
+
 # Call status.
 OPEN = 0
 COMPLETED = 1
@@ -102,7 +107,19 @@ def decode_arguments(raw: str) -> dict[str, Any]:
 class Call:
     """The state of one call while it is assembled."""
 
-    __slots__ = ("id", "index", "initial", "name", "parts", "scanner", "size", "source", "started", "status")
+    __slots__ = (
+        "id",
+        "index",
+        "initial",
+        "joined",
+        "name",
+        "parts",
+        "scanner",
+        "size",
+        "source",
+        "started",
+        "status",
+    )
 
     def __init__(self, index: int, call_id: str, name: str, source: str, max_depth: int) -> None:
         self.index = index
@@ -110,6 +127,7 @@ class Call:
         self.name = name
         self.source = source
         self.parts: list[str] = []
+        self.joined = 0  # parts[:joined] are blocks of JOIN_EVERY fragments joined
         self.size = 0
         self.scanner = JsonScanner(max_depth)
         self.started = False
@@ -130,6 +148,12 @@ class Call:
     def raw(self) -> str:
         parts = self.parts
         return parts[0] if len(parts) == 1 else "".join(parts)
+
+    def join_tail(self) -> None:
+        """Join the fragments after the last joined block into one block."""
+        parts = self.parts
+        parts[self.joined :] = ["".join(parts[self.joined :])]
+        self.joined += 1
 
 
 class CallAssembler:
@@ -213,9 +237,13 @@ class CallAssembler:
         if 0 <= end < len(fragment) and not fragment[end:].isspace():
             rest = end
             fragment = fragment[:end]
-        call.parts.append(fragment)
+        parts = call.parts
+        parts.append(fragment)
         if call.started:
             self._out.append(ToolCallDelta(call.index, fragment))
+            # Only emitted fragments are joined: _start replays the others as deltas.
+            if len(parts) >= call.joined + JOIN_EVERY:
+                call.join_tail()
         if end >= 0:
             self._finish(call)
         elif scanner.state == TOO_DEEP:
