@@ -328,7 +328,7 @@ def write_chart(path: Path, results: Sequence[Result]) -> bool:
     except ImportError:
         return False
     labels = {c.key: c.label for c in CONTENDERS}
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.2))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(15, 5.4))
 
     streams = ("openai-4x2KB", "anthropic-4x2KB")
     rows = [k for k in _CHART_CONTENDERS if any(_ok(results, s, k) for s in streams)]
@@ -336,7 +336,7 @@ def write_chart(path: Path, results: Sequence[Result]) -> bool:
     for i, stream in enumerate(streams):
         values = [_us(results, stream, k) for k in rows]
         ys = [y + (i - 0.5) * height for y in range(len(rows))]
-        left.barh(ys, [v or 0 for v in values], height=height, label=stream)
+        left.barh(ys, [v or 0 for v in values], height=height, label=stream, color=("0.3", "0.65")[i])
     left.set_yticks(range(len(rows)), [labels[k] for k in rows])
     left.invert_yaxis()
     left.set_xscale("log")
@@ -345,20 +345,25 @@ def write_chart(path: Path, results: Sequence[Result]) -> bool:
     left.legend(loc="lower right")
 
     sizes = (1, 10, 100)
+    colors = {key: f"C{i}" for i, key in enumerate(_CHART_CONTENDERS)}
     for family, style in (("openai", "-"), ("anthropic", "--")):
         for key in _CHART_CONTENDERS:
             points = [(s, _us(results, f"{family}-1x{s}KB", key)) for s in sizes]
             xs = [s for s, v in points if v is not None]
             ys2 = [v for _, v in points if v is not None]
             if len(xs) >= 2:
-                right.plot(xs, ys2, style, marker="o", label=f"{labels[key]} ({family})")
+                right.plot(xs, ys2, style, color=colors[key], marker="o")
+    for key in _CHART_CONTENDERS:
+        right.plot([], [], "-", color=colors[key], label=labels[key])
+    right.plot([], [], "-", color="black", label="OpenAI stream")
+    right.plot([], [], "--", color="black", label="Anthropic stream")
     right.set_xscale("log")
     right.set_yscale("log")
     right.set_xticks(sizes, [f"{s} KB" for s in sizes])
-    right.set_xlabel("arguments per call")
+    right.set_xlabel("arguments per call (one call)")
     right.set_ylabel("µs per chunk (flat = linear total cost)")
-    right.set_title("Cost per chunk as arguments grow (1 call)")
-    right.legend(fontsize=7, loc="upper left")
+    right.set_title("Cost per chunk as the arguments grow")
+    right.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
