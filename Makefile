@@ -15,6 +15,12 @@ $(VENV)/.dev-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed $(VENV)/.demo-installed $@
+
+$(VENV)/.demo-installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[demo]'
 	touch $(VENV)/.installed $@
 
 $(VENV)/.bench-installed: pyproject.toml
@@ -23,7 +29,7 @@ $(VENV)/.bench-installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[bench]'
 	touch $(VENV)/.installed $@
 
-demo: $(VENV)/.installed
+demo: $(VENV)/.demo-installed
 	$(PY) -m streamcalls demo
 
 test: $(VENV)/.dev-installed

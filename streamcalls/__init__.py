@@ -6,6 +6,8 @@ NDJSON, ...) in chunks of any size, and get canonical events back.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+
 from ._api import parse, parse_iter
 from ._errors import MalformedStreamError, StreamError, ToolCallError, UsageError
 from ._events import (
@@ -24,6 +26,41 @@ from ._events import (
 )
 from ._limits import Limits
 from ._parser import ParserState, StreamParser
+from ._results import ToolResult
+
+if _TYPE_CHECKING:
+    from ._aio import aparse
+    from ._httpx import from_httpx, from_httpx_sync
+    from ._sdk import from_anthropic_stream, from_openai_stream
+    from ._tools import ToolRun, run_tools
+
+# The async front is imported on first use, so that ``import streamcalls``
+# stays sans-IO: no anyio, asyncio or trio until one of these is touched.
+_LAZY = {
+    "aparse": "._aio",
+    "from_httpx": "._httpx",
+    "from_httpx_sync": "._httpx",
+    "from_openai_stream": "._sdk",
+    "from_anthropic_stream": "._sdk",
+    "run_tools": "._tools",
+    "ToolRun": "._tools",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __version__ = "0.1.0"
 
@@ -45,9 +82,17 @@ __all__ = (
     "ToolCallError",
     "ToolCallFailed",
     "ToolCallStarted",
+    "ToolResult",
+    "ToolRun",
     "Usage",
     "UsageError",
     "__version__",
+    "aparse",
+    "from_anthropic_stream",
+    "from_httpx",
+    "from_httpx_sync",
+    "from_openai_stream",
     "parse",
     "parse_iter",
+    "run_tools",
 )

@@ -43,8 +43,9 @@ class Adapter:
         raise NotImplementedError
 
     def on_done(self) -> None:
-        """An SSE ``data: [DONE]``: only OpenAI-style streams send it."""
-        self.emit.finish("stop")
+        """An SSE ``data: [DONE]``.  Only OpenAI's own streams end with it; for
+        the others (some servers and proxies add it) it is the end of input."""
+        self.close()
 
     def close(self) -> None:
         """End of input; report truncation if the provider's end marker never came."""

@@ -79,7 +79,7 @@ def _kind(value: object) -> str:
 def decode_arguments(raw: str) -> dict[str, Any]:
     """Decode a complete arguments text into an object.
 
-    ``""`` (or only whitespace) means ``{}``.  A JSON string that itself holds
+    ``""`` (or only whitespace), and the JSON string ``""``, mean ``{}``.  A JSON string that itself holds
     a JSON object (double-encoded arguments, which some models write) is
     unwrapped.  Raises ``ValueError`` with a message naming the problem.
     """
@@ -93,6 +93,8 @@ def decode_arguments(raw: str) -> dict[str, Any]:
         raise ValueError(f"arguments are not valid JSON: {exc}") from None
     if type(value) is dict:
         return value
+    if isinstance(value, str) and (not value or value.isspace()):
+        return {}  # "arguments": "" -- no arguments
     if isinstance(value, str) and value.lstrip(_WHITESPACE).startswith("{"):
         try:
             inner = _decode(value)
@@ -108,6 +110,7 @@ class Call:
     """The state of one call while it is assembled."""
 
     __slots__ = (
+        "deferred",
         "id",
         "index",
         "initial",
@@ -121,8 +124,8 @@ class Call:
         "status",
     )
 
-    def __init__(self, index: int, call_id: str, name: str, source: str, max_depth: int) -> None:
-        self.index = index
+    def __init__(self, call_id: str, name: str, source: str, max_depth: int, deferred: bool) -> None:
+        self.index = -1  # given when the call starts, so stream indices follow start order
         self.id = call_id
         self.name = name
         self.source = source
@@ -132,6 +135,9 @@ class Call:
         self.scanner = JsonScanner(max_depth)
         self.started = False
         self.status = OPEN
+        # A deferred call is not completed when its JSON closes: its owner (a
+        # text detector) completes it at the markup's own end (a closing fence).
+        self.deferred = deferred
         # Arguments an adapter received whole before any fragment (Anthropic
         # sends ``input: {}`` at the block's start); used if no fragment follows.
         self.initial: dict[str, Any] | None = None
@@ -159,40 +165,54 @@ class Call:
 class CallAssembler:
     """Builds calls and emits their events into ``out``."""
 
-    __slots__ = ("_limits", "_new_id", "_open", "_out", "completed", "count")
+    __slots__ = ("_limits", "_new_id", "_open", "_opened", "_out", "completed", "count", "native", "sources")
 
-    def __init__(self, out: list[Event], limits: Limits, id_factory: IdFactory | None) -> None:
+    def __init__(
+        self, out: list[Event], limits: Limits, id_factory: IdFactory | None, *, native: bool = True
+    ) -> None:
         self._out = out
         self._limits = limits
         self._new_id = id_factory or random_call_id
         self._open: list[Call] = []
-        self.count = 0  # calls opened so far; the next call's index
+        self._opened = 0  # calls opened so far, for max_calls
+        self.count = 0  # calls started so far; the next call's index
         self.completed = 0
+        self.native = native  # False: native calls are reported as failed, never run
+        self.sources: set[str] = set()  # the sources of the calls started so far
 
     # -- opening and naming ------------------------------------------------
 
-    def open(self, call_id: str | None, name: str | None, source: str) -> Call | None:
-        """Start a new call; returns None (after reporting) past ``max_calls``."""
+    def open(
+        self, call_id: str | None, name: str | None, source: str, *, deferred: bool = False
+    ) -> Call | None:
+        """Open a new call; it starts (``ToolCallStarted``) once it has a name.
+
+        Returns None (after reporting it once) past ``max_calls``.
+        """
         limits = self._limits
-        if self.count >= limits.max_calls:
-            if self.count == limits.max_calls:
+        if self._opened >= limits.max_calls:
+            if self._opened == limits.max_calls:
+                self._opened += 1
+                index = self.count
                 self.count += 1
-                self._out.append(
-                    ToolCallFailed(
-                        self.count - 1,
-                        call_id or "",
-                        name or "",
-                        "",
-                        f"stream has more calls than max_calls={limits.max_calls}; the rest are dropped",
-                    )
-                )
+                call_id = call_id or self._new_id()
+                self._out.append(ToolCallStarted(index, call_id, name or ""))
+                error = f"stream has more calls than max_calls={limits.max_calls}; the rest are dropped"
+                self._out.append(ToolCallFailed(index, call_id, name or "", "", error))
             return None
-        call = Call(self.count, call_id or self._new_id(), name or "", source, limits.max_json_depth)
-        self.count += 1
+        self._opened += 1
+        call = Call(call_id or self._new_id(), name or "", source, limits.max_json_depth, deferred)
         self._open.append(call)
         if name:
             self._start(call)
         return call
+
+    def discard(self, call: Call) -> None:
+        """Forget a call that never started (a text candidate that was not a call)."""
+        if not call.started and call.status == OPEN:
+            call.status = FAILED
+            self._open.remove(call)
+            self._opened -= 1
 
     def set_name(self, call: Call, name: str) -> None:
         """Give a call its name if it has none yet (later names are ignored)."""
@@ -207,11 +227,15 @@ class CallAssembler:
 
     def _start(self, call: Call) -> None:
         call.started = True
+        call.index = self.count
+        self.count += 1
+        self.sources.add(call.source)
         out = self._out
         out.append(ToolCallStarted(call.index, call.id, call.name))
         index = call.index
         for part in call.parts:  # fragments that came before the name
-            out.append(ToolCallDelta(index, part))
+            if part:
+                out.append(ToolCallDelta(index, part))
 
     # -- arguments -----------------------------------------------------------
 
@@ -234,7 +258,10 @@ class CallAssembler:
         scanner = call.scanner
         end = scanner.feed(fragment)
         rest = -1
-        if 0 <= end < len(fragment) and not fragment[end:].isspace():
+        # What follows the value in the same fragment: a provider's blank tail
+        # stays in its raw fragment; anything else -- and, for a call found in
+        # text, even blanks, which its detector parses -- goes back to the caller.
+        if 0 <= end < len(fragment) and (call.source != "native" or not fragment[end:].isspace()):
             rest = end
             fragment = fragment[:end]
         parts = call.parts
@@ -245,7 +272,8 @@ class CallAssembler:
             if len(parts) >= call.joined + JOIN_EVERY:
                 call.join_tail()
         if end >= 0:
-            self._finish(call)
+            if not call.deferred:
+                self._finish(call)
         elif scanner.state == TOO_DEEP:
             self.fail(call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}")
         return rest
@@ -258,12 +286,13 @@ class CallAssembler:
             self.feed(call, arguments)
             self.end(call)
             return
+        if arguments is None:  # no arguments at all: {}
+            arguments = {}
+            raw = ""
         text = raw if raw is not None else _encode(arguments).decode()
         call.parts.append(text)
         if call.started and text:
             self._out.append(ToolCallDelta(call.index, text))
-        if arguments is None:
-            arguments = {}
         if type(arguments) is not dict:
             self.fail(call, f"arguments must be a JSON object, got {_kind(arguments)}")
             return
@@ -310,6 +339,10 @@ class CallAssembler:
             self.end(call)
 
     @property
+    def limits(self) -> Limits:
+        return self._limits
+
+    @property
     def has_open(self) -> bool:
         return bool(self._open)
 
@@ -324,6 +357,9 @@ class CallAssembler:
     def _complete(self, call: Call, arguments: dict[str, Any]) -> None:
         if not call.name:
             self.fail(call, "call has no name")
+            return
+        if not self.native and call.source == "native":
+            self.fail(call, "native tool calls are disabled (native=False); not run")
             return
         if not call.started:
             self._start(call)

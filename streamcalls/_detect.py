@@ -1,8 +1,10 @@
 """``provider="auto"``: choosing framing and provider from what arrives.
 
-Two steps.  The first bytes choose the framing: an SSE field (``data:``,
-``event:``, ``id:``, ``retry:``, ``:``) means SSE, ``{`` NDJSON, ``[`` a
-streamed JSON array, anything else plain text.  Then the first complete
+Two steps.  The first bytes choose the framing: a 0x00 byte opening a
+12-byte prelude whose CRC matches means a binary AWS event stream, an SSE
+field (``data:``, ``event:``, ``id:``, ``retry:``, ``:``) means SSE, ``{``
+NDJSON, ``[{`` a streamed JSON array of objects, anything else plain text
+(a model's text may well start with ``[``).  Then the first complete
 record chooses the provider: each adapter's ``recognizes`` is asked in
 turn.  A record no adapter claims is reported as a
 :class:`~streamcalls.ParseError` naming what it held, and the next record
@@ -23,6 +25,7 @@ import msgspec
 
 from ._adapter import Adapter
 from ._emitter import Emitter
+from ._eventstream import PRELUDE_BYTES, valid_prelude
 from ._framing import make_framer
 from ._records import Framer, RecordSink
 from .providers import ADAPTERS, DETECTABLE
@@ -34,8 +37,8 @@ _BOM = b"\xef\xbb\xbf"
 _SSE_FIELDS = (b"data:", b"event:", b"id:", b"retry:", b":")
 _WHITESPACE = b" \t\r\n"
 # What a framing's provider is when its first record is an error object,
-# which no provider can be told from.
-_ERROR_DEFAULT = {"sse": "openai", "ndjson": "ollama", "json-array": "gemini"}
+# which no provider can be told from, or when its end sentinel comes first.
+_ERROR_DEFAULT = {"sse": "openai", "ndjson": "ollama", "json-array": "gemini", "eventstream": "bedrock"}
 
 Resolved = Callable[[Framer, Adapter], None]
 
@@ -43,6 +46,11 @@ Resolved = Callable[[Framer, Adapter], None]
 def sniff_framing(raw: bytes | bytearray) -> tuple[str, int] | None:
     """The framing the stream's first bytes show, and where its data starts
     (after a BOM); None while the bytes seen so far could still be either."""
+    if raw[:1] == b"\0":  # an event-stream message's length starts with 0 below 16 MiB
+        if len(raw) < PRELUDE_BYTES:
+            return None
+        if valid_prelude(raw):
+            return "eventstream", 0
     start = 0
     if raw[:3] == _BOM:
         start = 3
@@ -55,7 +63,10 @@ def sniff_framing(raw: bytes | bytearray) -> tuple[str, int] | None:
     if first == b"{":
         return "ndjson", start
     if first == b"[" and "json-array" in _FRAMINGS:
-        return "json-array", start
+        second = body[1:].lstrip(_WHITESPACE)[:1]
+        if not second:
+            return None
+        return ("json-array" if second == b"{" else "text"), start
     for field in _SSE_FIELDS:
         if body.startswith(field):
             return "sse", start
@@ -65,7 +76,7 @@ def sniff_framing(raw: bytes | bytearray) -> tuple[str, int] | None:
 
 
 # Framings with a framer; extended as framers are added.
-_FRAMINGS = {"sse", "ndjson", "text"}
+_FRAMINGS = {"sse", "ndjson", "text", "json-array", "eventstream"}
 
 
 def _keys(obj: Any) -> str:
@@ -124,7 +135,7 @@ class AutoDetector:
             self._to_text(raw)
             return
         self._framing = framing
-        self._keep_raw = framing != "sse"
+        self._keep_raw = framing in ("ndjson", "json-array")  # could still turn out to be text
         if self._keep_raw:
             self._raw += raw
         self._framer = make_framer(framing, self, self._emit)
@@ -172,8 +183,9 @@ class AutoDetector:
         if first and self._keep_raw and TextAdapter.recognizes(name, obj):
             self._to_text(bytes(self._raw))
             return
-        if isinstance(obj, dict) and "error" in obj:
-            self._use(ADAPTERS[_ERROR_DEFAULT[self._framing]]).on_record(name, data)
+        default = ADAPTERS.get(_ERROR_DEFAULT.get(self._framing, ""))
+        if default is not None and isinstance(obj, dict) and "error" in obj:
+            self._use(default).on_record(name, data)
             return
         self._emit.parse_error(
             f"cannot tell the provider from a {self._framing} record holding {_keys(obj)}", data
@@ -182,7 +194,8 @@ class AutoDetector:
     def on_done(self) -> None:
         if self._to_text_done:
             return
-        adapter = self.adapter or self._use(ADAPTERS["openai"])  # only OpenAI sends [DONE]
+        # Only OpenAI sends [DONE]; a JSON array's "]" ends a Gemini stream.
+        adapter = self.adapter or self._use(ADAPTERS[_ERROR_DEFAULT[self._framing]])
         adapter.on_done()
 
     def _use(self, cls: type[Adapter]) -> Adapter:

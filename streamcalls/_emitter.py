@@ -31,11 +31,11 @@ TextSink = Callable[[str], None]
 class Emitter:
     __slots__ = ("_after_end_reported", "calls", "errored", "finished", "limits", "out", "text", "text_end")
 
-    def __init__(self, limits: Limits, id_factory: IdFactory | None) -> None:
+    def __init__(self, limits: Limits, id_factory: IdFactory | None, *, native: bool = True) -> None:
         out: list[Event] = []
         self.out = out
         self.limits = limits
-        self.calls = CallAssembler(out, limits, id_factory)
+        self.calls = CallAssembler(out, limits, id_factory, native=native)
         self.finished = False
         self.errored = False
         self._after_end_reported = False

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from ._emitter import Emitter
+from ._eventstream import EventStreamFramer
+from ._firstbyte import FirstByteFramer, json_or_sse
+from ._jsonarray import JSONArrayFramer
 from ._ndjson import NDJSONFramer
 from ._records import Framer, RecordSink
 from ._sse import SSEFramer
@@ -19,4 +22,10 @@ def make_framer(framing: str, sink: RecordSink, emit: Emitter) -> Framer:
         return NDJSONFramer(sink, emit.out, limits.max_line_bytes)
     if framing == "text":
         return TextFramer(sink, emit)
+    if framing == "json-array":
+        return JSONArrayFramer(sink, emit.out, limits.max_line_bytes)
+    if framing == "eventstream":
+        return EventStreamFramer(sink, emit.out, limits.max_event_bytes)
+    if framing == "json-array-or-sse":  # Gemini: the URL's ?alt=sse decides
+        return FirstByteFramer(sink, json_or_sse, lambda chosen, to: make_framer(chosen, to, emit))
     raise AssertionError(f"no framer for {framing!r}")

@@ -70,7 +70,19 @@ class LineBuffer:
             tail += last
             if len(tail) > self._max:
                 self._overflow()
+        if lines and (len(data) > self._max or len(lines[0]) > self._max):
+            lines = self._drop_long(lines)
         return lines
+
+    def _drop_long(self, lines: list[bytes]) -> list[bytes]:
+        """Complete lines over the limit are reported like a tail that overflowed."""
+        kept = []
+        for line in lines:
+            if len(line) > self._max:
+                self._report(line)
+            else:
+                kept.append(line)
+        return kept
 
     def take_rest(self) -> bytes:
         """At end of input: the unfinished last line (no line end came)."""
@@ -80,11 +92,14 @@ class LineBuffer:
         return rest
 
     def _overflow(self) -> None:
+        self._report(self._tail)
+        self._tail.clear()
+        self._discarding = True
+
+    def _report(self, line: bytes | bytearray) -> None:
         self._out.append(
             ParseError(
                 f"{self._what} line exceeds max_line_bytes={self._max}; skipped to the next line",
-                preview(self._tail),
+                preview(line),
             )
         )
-        self._tail.clear()
-        self._discarding = True

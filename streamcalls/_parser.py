@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ._adapter import Adapter, as_mapping
@@ -14,6 +15,7 @@ from ._events import Event, ParseError
 from ._framing import make_framer
 from ._limits import Limits
 from ._records import Framer
+from .detectors import DEFAULT_DETECT, build_channel, tool_names
 from .providers import DETECTABLE, adapter_for
 
 __all__ = ("ParserState", "StreamParser")
@@ -51,6 +53,18 @@ class StreamParser:
         ``"ollama"``, ``"gemini"``, ``"bedrock"``, ``"cohere"``, ``"text"``,
         an alias of one (``"openrouter"``, ``"groq"``, ``"vllm"``, ...), or
         ``"auto"`` to detect it from the first bytes and first event.
+    :param native: the fallback policy between native calls and calls
+        written in the text.  ``None`` (default): both, in stream order.
+        ``True``: native calls are the protocol; text detectors are a fallback
+        (markup counts only while no native call was seen, bare JSON only
+        while no call at all was).  ``False``: the text detectors are the
+        protocol; a native call the model sends anyway is reported as failed,
+        never run.
+    :param detect: the text detectors to run on the text channel, by name:
+        ``"fence"``, ``"json"``, ``"hermes"``, ``"mistral"``, ``"llama"``,
+        ``"deepseek"``; ``()`` turns detection off.
+    :param tools: the tool names (or tool definitions) the model was given;
+        a bare JSON object counts as a call only if it names one of them.
     :param id_factory: makes ids for calls that arrive without one
         (default ``call_`` + random hex); pass one to get deterministic ids.
     :param limits: bounds on what one stream may make the parser hold.
@@ -64,11 +78,19 @@ class StreamParser:
         self,
         provider: str = "auto",
         *,
+        native: bool | None = None,
+        detect: Sequence[str] | None = None,
+        tools: Iterable[Any] | None = None,
         id_factory: IdFactory | None = None,
         limits: Limits | None = None,
         strict: bool = False,
     ) -> None:
-        emit = Emitter(limits or Limits(), id_factory)
+        emit = Emitter(limits or Limits(), id_factory, native=native is not False)
+        detect = DEFAULT_DETECT if detect is None else tuple(detect)
+        if detect:
+            channel = build_channel(emit.out, emit.calls, detect, tool_names(tools), fallback=native is True)
+            emit.text = channel.push
+            emit.text_end = channel.end
         self._emit = emit
         self._strict = strict
         self._state = ParserState.OPEN

@@ -15,7 +15,7 @@ def main() -> None:
     force = "--force" in sys.argv
     for case in corpus():
         if force or not case.expected_path.exists():
-            events = feed_chunks([case.data()], case.provider)
+            events = feed_chunks([case.data()], case.provider, **case.options())
             write_events(case.expected_path, events)
             print("wrote", case.expected_path)
 

@@ -91,6 +91,11 @@ class Case:
     def expected_path(self) -> Path:
         return self.path.with_suffix(".events.jsonl")
 
+    def options(self) -> dict[str, Any]:
+        """StreamParser options for this stream, from NAME.options.json if there is one."""
+        path = self.path.with_suffix(".options.json")
+        return msgspec.json.decode(path.read_bytes()) if path.exists() else {}
+
     def data(self) -> bytes:
         return self.path.read_bytes()
 
@@ -101,6 +106,6 @@ class Case:
 def corpus() -> list[Case]:
     cases = []
     for path in sorted(DATA.glob("*/*")):
-        if path.suffix in STREAM_SUFFIXES and not path.name.endswith(".events.jsonl"):
+        if path.suffix in STREAM_SUFFIXES and not path.name.endswith((".events.jsonl", ".options.json")):
             cases.append(Case(path, path.parent.name))
     return cases

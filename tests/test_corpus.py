@@ -27,17 +27,21 @@ def test_corpus_is_not_empty() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_whole_stream_gives_expected_events(case: Case) -> None:
-    assert feed_chunks([case.data()], case.provider) == case.expected()
+    assert feed_chunks([case.data()], case.provider, **case.options()) == case.expected()
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_one_byte_chunks_give_the_same_events(case: Case) -> None:
-    assert normalize(feed_chunks(bytewise(case.data()), case.provider)) == normalize(case.expected())
+    assert normalize(feed_chunks(bytewise(case.data()), case.provider, **case.options())) == normalize(
+        case.expected()
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_auto_detection_one_byte_chunks(case: Case) -> None:
-    assert normalize(feed_chunks(bytewise(case.data()), "auto")) == normalize(case.expected())
+    assert normalize(feed_chunks(bytewise(case.data()), "auto", **case.options())) == normalize(
+        case.expected()
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -46,7 +50,7 @@ def test_every_two_piece_split(case: Case) -> None:
     expected = normalize(case.expected())
     step = max(1, len(data) // 1500)  # every position for small streams
     for cut in range(1, len(data), step):
-        got = normalize(feed_chunks([data[:cut], data[cut:]], case.provider))
+        got = normalize(feed_chunks([data[:cut], data[cut:]], case.provider, **case.options()))
         assert got == expected, f"split at byte {cut}"
 
 
@@ -57,4 +61,6 @@ def test_random_splits(case: Case, data: st.DataObject) -> None:
     raw = case.data()
     cuts = data.draw(st.lists(st.integers(0, len(raw)), max_size=60))
     provider = data.draw(st.sampled_from([case.provider, "auto"]))
-    assert normalize(feed_chunks(split_at(raw, cuts), provider)) == normalize(case.expected())
+    assert normalize(feed_chunks(split_at(raw, cuts), provider, **case.options())) == normalize(
+        case.expected()
+    )

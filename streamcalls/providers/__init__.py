@@ -9,7 +9,12 @@ from __future__ import annotations
 from .._adapter import Adapter
 from .._errors import UsageError
 from .anthropic import AnthropicAdapter
+from .bedrock import BedrockAdapter
+from .cohere import CohereAdapter
+from .gemini import GeminiAdapter
+from .ollama import OllamaAdapter
 from .openai_chat import OpenAIChatAdapter
+from .openai_responses import OpenAIResponsesAdapter
 from .text import TextAdapter
 
 __all__ = ("ADAPTERS", "ALIASES", "DETECTABLE", "PROVIDER_NAMES", "adapter_for")
@@ -18,7 +23,14 @@ ADAPTERS: dict[str, type[Adapter]] = {
     cls.name: cls
     for cls in (
         OpenAIChatAdapter,
+        # Before Anthropic: a Responses stream may open with an error event
+        # shaped like Anthropic's, told apart by its sequence_number.
+        OpenAIResponsesAdapter,
         AnthropicAdapter,
+        OllamaAdapter,
+        CohereAdapter,
+        GeminiAdapter,
+        BedrockAdapter,
         TextAdapter,
     )
 }

@@ -1,0 +1,87 @@
+"""The async front: a parser driven by an async iterable of chunks.
+
+Like every I/O-facing module of streamcalls, this one only loops over
+:meth:`StreamParser.feed`; the parsing itself stays sans-IO.  It is imported
+on first use of ``streamcalls.aparse`` (never by ``import streamcalls``).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncGenerator, AsyncIterable
+from typing import Any
+
+import anyio
+
+from ._api import Chunk
+from ._errors import UsageError
+from ._events import Event
+from ._parser import StreamParser
+
+__all__ = ("CLOSE_TIMEOUT", "aclose_quietly", "aparse")
+
+CLOSE_TIMEOUT = 5.0
+"""Seconds a source's ``aclose()`` may take when a stream ends or is cancelled."""
+
+
+async def aclose_quietly(*resources: object) -> None:
+    """Close each resource: its ``aclose()``, else its ``close()`` (awaited if async).
+
+    Called from ``finally`` blocks: a cancelled stream must still release its
+    connection, so the closing runs in a shielded scope, bounded by
+    :data:`CLOSE_TIMEOUT`.  A resource given twice is closed once.
+    """
+    seen: set[int] = set()
+    with anyio.move_on_after(CLOSE_TIMEOUT, shield=True):
+        for resource in resources:
+            if id(resource) in seen:
+                continue
+            seen.add(id(resource))
+            close = getattr(resource, "aclose", None) or getattr(resource, "close", None)
+            if close is None:
+                continue
+            result = close()
+            if inspect.isawaitable(result):
+                await result
+
+
+def aparse(
+    source: AsyncIterable[Chunk], provider: str = "auto", **options: Any
+) -> AsyncGenerator[Event, None]:
+    """Parse an async stream of chunks: yields each event as soon as its chunk is fed.
+
+    ``source`` is any async iterable of ``bytes``/``str`` chunks, e.g.
+    ``httpx.Response.aiter_bytes()``; for sync iterables use
+    :func:`streamcalls.parse_iter`.  Options are those of
+    :class:`~streamcalls.StreamParser`.
+
+    Reading is pulled by the consumer: the next chunk is read only when the
+    events of the previous one have been taken, so a slow consumer slows the
+    reading and nothing buffers the whole response.  When the stream ends,
+    fails, is cancelled or is closed early (``aclose()``, e.g. through
+    ``contextlib.aclosing``), the source is closed: its iterator's ``aclose()``
+    and its own, if it has them.
+
+    :raises UsageError: if ``source`` is not an async iterable (at the call).
+    """
+    if not hasattr(source, "__aiter__"):
+        hint = (
+            "use streamcalls.parse_iter() for sync iterables"
+            if hasattr(source, "__iter__")
+            else "pass an async iterable of bytes or str chunks"
+        )
+        raise UsageError(f"aparse() takes an async iterable, not {type(source).__name__}: {hint}")
+    parser = StreamParser(provider, **options)
+    return _events(source, parser)
+
+
+async def _events(source: AsyncIterable[Chunk], parser: StreamParser) -> AsyncGenerator[Event, None]:
+    chunks = source.__aiter__()
+    try:
+        async for chunk in chunks:
+            for event in parser.feed(chunk):
+                yield event
+        for event in parser.close():
+            yield event
+    finally:
+        await aclose_quietly(chunks, source)

@@ -1,0 +1,125 @@
+"""What an HTTP response's status and headers say before its body is parsed.
+
+Pure functions, no I/O: the httpx adapters call them with what they read.
+A provider that rejects a request answers with a non-2xx status and a JSON
+error object (or, from a proxy, an HTML page); that must reach the caller as
+a :class:`~streamcalls.ProviderError` event, not as a JSON traceback.
+"""
+
+from __future__ import annotations
+
+import re
+from http import HTTPStatus
+from typing import Any
+
+import msgspec
+
+from ._events import Event, ProviderError, StreamFinished
+
+__all__ = ("MAX_ERROR_BODY", "STREAM_CONTENT_TYPES", "bad_response_events", "problem_with")
+
+MAX_ERROR_BODY = 64 * 1024
+"""Bytes of an error response's body read to report it."""
+
+STREAM_CONTENT_TYPES = frozenset(
+    {
+        "text/event-stream",
+        "application/x-ndjson",
+        "application/jsonl",
+        "application/json",
+        "application/vnd.amazon.eventstream",
+        "text/plain",
+    }
+)
+"""Content types whose body the parser reads (a missing content type is read too)."""
+
+_SPACES = re.compile(r"\s+")
+_TAGS = re.compile(r"<[^>]*>")
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+
+
+def media_type(content_type: str | None) -> str:
+    """``"text/event-stream; charset=utf-8"`` -> ``"text/event-stream"``."""
+    if not content_type:
+        return ""
+    return content_type.split(";", 1)[0].strip().lower()
+
+
+def problem_with(status: int, content_type: str | None) -> str | None:
+    """Why a response's body is not a stream to parse (None: parse it)."""
+    if not 200 <= status < 300:
+        return "status"
+    kind = media_type(content_type)
+    if kind and kind not in STREAM_CONTENT_TYPES:
+        return "content-type"
+    return None
+
+
+def bad_response_events(status: int, reason: str, content_type: str | None, body: bytes) -> list[Event]:
+    """The events for a response that is an error rather than a stream.
+
+    A JSON error object gives its message and code (OpenAI
+    ``{"error": {"message", "type", "code"}}``, Anthropic ``{"type": "error",
+    "error": {"type", "message"}}``, Ollama ``{"error": "..."}``, Gemini
+    ``{"error": {"code", "message", "status"}}``, ``{"detail": ...}``, ...);
+    anything else a readable preview of the body.  The message starts with
+    the HTTP status; ``code`` is the provider's error code or type, else the
+    status.  A :class:`StreamFinished` with reason ``"error"`` follows.
+    """
+    if not reason:
+        try:
+            reason = HTTPStatus(status).phrase
+        except ValueError:
+            reason = ""
+    head = f"HTTP {status} {reason}".rstrip()
+    kind = media_type(content_type)
+    found = _json_error(body) if kind in ("application/json", "") or kind.endswith("+json") else None
+    if found is not None:
+        message, code = found
+        error = ProviderError(f"{head}: {message}", code or str(status))
+    elif 200 <= status < 300:
+        error = ProviderError(
+            f"{head}: expected a stream, got {kind or 'no content type'}: {_preview(body, kind)}",
+            "unexpected_content_type",
+        )
+    else:
+        error = ProviderError(f"{head}: {_preview(body, kind)}", str(status))
+    return [error, StreamFinished("error", provider_reason=head)]
+
+
+def _json_error(body: bytes) -> tuple[str, str | None] | None:
+    try:
+        obj = msgspec.json.decode(body)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return None
+    if isinstance(obj, list) and obj:  # Gemini's JSON-array responses wrap the error
+        obj = obj[0]
+    if not isinstance(obj, dict):
+        return None
+    error: Any = obj.get("error", obj)
+    if isinstance(error, str):
+        return error, _text(obj.get("code") or obj.get("type"))
+    if not isinstance(error, dict):
+        return None
+    message = error.get("message") or error.get("detail") or error.get("error")
+    if message is None:
+        return None
+    if not isinstance(message, str):
+        message = msgspec.json.encode(message).decode()
+    code = error.get("code") or error.get("type") or error.get("status")
+    return message, _text(code)
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _preview(body: bytes, kind: str, limit: int = 300) -> str:
+    text = body.decode("utf-8", "replace")
+    if "html" in kind or text.lstrip()[:1] == "<":
+        title = _TITLE.search(text)
+        text = title.group(1) if title else _TAGS.sub(" ", text)
+    text = _SPACES.sub(" ", text).strip()
+    if not text:
+        return "(empty body)"
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -1,0 +1,232 @@
+"""Running tools the moment their calls complete, while the stream goes on.
+
+::
+
+    async with streamcalls.run_tools(events, tools={"get_weather": get_weather}) as run:
+        async for item in run:        # every event, and each ToolResult as its tool finishes
+            ...
+
+Why a context manager around the iterator: the tools run in an anyio task
+group, and a task group must be entered and left by the same task around a
+block.  An async generator that yields from inside a task group breaks that
+rule as soon as its consumer breaks out of the loop or is cancelled (see
+anyio's docs and trio's, PEP 789); ``async with`` leaves it at a place that
+is well defined -- the end of the block -- where running tools are cancelled
+and the source is closed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import math
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Mapping
+from types import TracebackType
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from anyio.abc import TaskGroup
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+from ._aio import aclose_quietly
+from ._errors import UsageError
+from ._events import Event, ToolCall, ToolCallCompleted
+from ._results import ToolResult, error_result, tool_result
+
+__all__ = ("ToolRun", "run_tools")
+
+Item = Event | ToolResult
+"""What a :class:`ToolRun` yields."""
+
+
+class _SourceFailed:
+    """The events' source raised: re-raised in the consumer's task, at its loop."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+_Message = Event | ToolResult | _SourceFailed
+
+
+def run_tools(
+    events: AsyncIterable[Event],
+    tools: Mapping[str, Callable[..., Any]],
+    *,
+    max_concurrency: int | None = 8,
+) -> ToolRun:
+    """Run each call's tool as soon as its ``ToolCallCompleted`` arrives.
+
+    ``events`` is an async iterable of events, typically :func:`streamcalls.aparse`
+    or :func:`streamcalls.from_httpx`.  ``tools`` maps a tool name to a
+    function, called as ``fn(**call.arguments)``: an async function is
+    awaited, a sync one runs in a worker thread (``anyio.to_thread``).  At
+    most ``max_concurrency`` tools run at once (``None``: no limit); a call
+    waits for a free slot.
+
+    Use the returned :class:`ToolRun` as an async context manager, and
+    iterate it: it yields every event in stream order, interleaved with a
+    :class:`~streamcalls.ToolResult` for each call in the order the tools
+    finish (always after that call's ``ToolCallCompleted``)::
+
+        async with streamcalls.run_tools(events, tools=TOOLS) as run:
+            async for item in run:
+                if isinstance(item, streamcalls.ToolResult): ...
+                elif isinstance(item, streamcalls.TextDelta): ...
+
+    or only the results: ``async for result in run.results()``.
+
+    A tool that raises gives a result with ``is_error=True`` and content
+    ``"ExceptionType: message"``; so does a call to a name not in ``tools``.
+    Calls that failed to parse (``ToolCallFailed``) are yielded as events and
+    run nothing.  The iteration ends once the stream has ended and every
+    started tool has finished.
+
+    Leaving the block early -- ``break``, an exception, or cancellation of
+    the enclosing scope -- cancels the tools still running (a sync tool's
+    thread is abandoned, its result discarded) and closes the source.  An
+    exception from the source is raised from the loop.  Reading is paced by
+    the consumer: the next event is read once the previous one is taken.
+    """
+    if not hasattr(events, "__aiter__"):
+        raise UsageError(f"run_tools() takes an async iterable of events, not {type(events).__name__}")
+    if max_concurrency is not None and max_concurrency < 1:
+        raise UsageError(f"max_concurrency must be at least 1 (or None), not {max_concurrency}")
+    return ToolRun(events, tools, math.inf if max_concurrency is None else max_concurrency)
+
+
+class ToolRun:
+    """A run of tools over a stream of events; see :func:`run_tools`."""
+
+    __slots__ = ("_events", "_limiter", "_receive", "_task_group", "_tools")
+
+    def __init__(
+        self, events: AsyncIterable[Event], tools: Mapping[str, Callable[..., Any]], max_concurrency: float
+    ) -> None:
+        self._events = events
+        self._tools = dict(tools)
+        self._limiter = anyio.CapacityLimiter(max_concurrency)
+        self._task_group: TaskGroup | None = None
+        self._receive: MemoryObjectReceiveStream[_Message] | None = None
+
+    # -- the block ---------------------------------------------------------------
+
+    async def __aenter__(self) -> ToolRun:
+        if self._task_group is not None or self._receive is not None:
+            raise UsageError("a ToolRun is entered once; call run_tools() again for another stream")
+        # No buffer: the source is read one event ahead of the consumer.
+        send, receive = anyio.create_memory_object_stream[_Message](0)
+        self._receive = receive
+        task_group = anyio.create_task_group()
+        await task_group.__aenter__()
+        self._task_group = task_group
+        task_group.start_soon(self._pump, send)
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool | None:
+        task_group, receive = self._task_group, self._receive
+        assert task_group is not None
+        assert receive is not None
+        receive.close()
+        if exc is None or isinstance(exc, Exception):
+            # The block ended (all read, or a break) or raised: whatever still
+            # runs is no longer wanted.  The block's own error stays as it is,
+            # not wrapped in an exception group: the task group is only told
+            # to wind its tasks down.
+            task_group.cancel_scope.cancel()
+            await task_group.__aexit__(None, None, None)
+            return None
+        # Cancellation (or KeyboardInterrupt, ...): the task group cancels its
+        # tasks and lets the exception through.
+        return await task_group.__aexit__(exc_type, exc, tb)
+
+    # -- iteration ---------------------------------------------------------------
+
+    def __aiter__(self) -> ToolRun:
+        return self
+
+    async def __anext__(self) -> Item:
+        receive = self._receive
+        if receive is None:
+            raise UsageError("iterate a ToolRun inside its block: async with run_tools(...) as run: ...")
+        try:
+            message = await receive.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            raise StopAsyncIteration from None
+        if type(message) is _SourceFailed:
+            raise message.error
+        return message  # type: ignore[return-value]
+
+    async def results(self) -> AsyncIterator[ToolResult]:
+        """Only the results, in the order the tools finish (the events are read and dropped)."""
+        async for item in self:
+            if type(item) is ToolResult:
+                yield item
+
+    # -- the tasks ---------------------------------------------------------------
+
+    async def _pump(self, send: MemoryObjectSendStream[_Message]) -> None:
+        """Read the events; start a tool per completed call; hand everything on."""
+        task_group = self._task_group
+        assert task_group is not None
+        events = self._events.__aiter__()
+        try:
+            async with send:
+                while True:
+                    try:
+                        event = await events.__anext__()
+                    except StopAsyncIteration:
+                        return
+                    except Exception as exc:
+                        await send.send(_SourceFailed(exc))
+                        return
+                    if type(event) is ToolCallCompleted:
+                        delivered = anyio.Event()
+                        task_group.start_soon(self._run_tool, event.call, send.clone(), delivered)
+                        await send.send(event)
+                        delivered.set()
+                    else:
+                        await send.send(event)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            pass  # the consumer left the block
+        finally:
+            await aclose_quietly(events, self._events)
+
+    async def _run_tool(
+        self, call: ToolCall, send: MemoryObjectSendStream[_Message], delivered: anyio.Event
+    ) -> None:
+        async with send:
+            fn = self._tools.get(call.name)
+            if fn is None:
+                known = ", ".join(repr(name) for name in self._tools) or "none"
+                result = ToolResult(call.id, call.name, f"unknown tool {call.name!r} (known: {known})", True)
+            else:
+                async with self._limiter:
+                    try:
+                        value = await _call(fn, call.arguments)
+                    except Exception as exc:
+                        result = error_result(call.id, call.name, exc)
+                    else:
+                        result = tool_result(call.id, call.name, value)
+            await delivered.wait()  # a result never overtakes its call's ToolCallCompleted
+            with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+                await send.send(result)
+
+
+async def _call(fn: Callable[..., Any], arguments: dict[str, Any]) -> Any:
+    if _is_async(fn):
+        return await fn(**arguments)
+    value = await anyio.to_thread.run_sync(functools.partial(fn, **arguments), abandon_on_cancel=True)
+    if inspect.isawaitable(value):  # a sync callable that returned an awaitable
+        value = await value
+    return value
+
+
+def _is_async(fn: Callable[..., Any]) -> bool:
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None))  # noqa: B004

@@ -1,0 +1,373 @@
+"""Streaming one ``{"name": ..., "arguments": ..., "id": ...}`` object out of text.
+
+The wrapper object is parsed character by character (it is a few dozen
+characters); the arguments value, which can be megabytes, goes straight to the
+:class:`~streamcalls._calls.CallAssembler`, whose scanner finds its end at
+C speed and emits its raw text as ``ToolCallDelta`` fragments.
+
+Two modes:
+
+- *committed* (the object sits inside explicit markup such as a
+  ``~~~tool_call`` fence): any problem fails the call, unknown keys are
+  skipped.
+- *uncommitted* (a bare JSON object in prose): the object is only a
+  candidate.  It is *rejected* -- the caller gives its text back as prose --
+  as soon as it cannot be a call: a key other than the call's own, a name
+  that is not one of the known tools, no name or no arguments at the end.
+  It commits (``ToolCallStarted``) once it has a valid name and its
+  arguments have begun.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from .._calls import COMPLETED, FAILED, Call, CallAssembler
+from .._jsonscan import JsonScanner
+
+__all__ = ("CallObjectParser",)
+
+# Parser status.
+PARSING = 0
+DONE = 1  # the closing brace was consumed
+REJECTED = 2  # not a call (uncommitted only); stopped before the offending character
+INVALID = 3  # malformed (committed only); stopped at the offending character
+
+# Parser states.
+_OPEN = 0  # before "{"
+_KEY_OR_CLOSE = 1  # after "{"
+_KEY_START = 2  # after ","
+_KEY = 3  # inside a key string
+_COLON = 4
+_VALUE = 5  # before a value
+_STRING = 6  # inside the name or id string
+_SCALAR = 7  # inside a number/literal value
+_ARGUMENTS = 8  # streaming the arguments value into the assembler
+_SKIP = 9  # skipping the value of a key that does not matter
+_AFTER_VALUE = 10  # before "," or "}"
+
+_WHITESPACE = " \t\r\n"
+_STRING_END = re.compile(r'["\\]')
+_SCALAR_END = re.compile(r"[,}\]\s]")
+_ARGUMENT_KEYS = frozenset({"arguments", "parameters"})
+_KNOWN_KEYS = frozenset({"name", "arguments", "parameters", "id", "type"})
+_MAX_SHORT = 512  # longest key, name or id accepted
+
+
+class CallObjectParser:
+    """Parses one call object; see the module docstring."""
+
+    __slots__ = (
+        "_calls",
+        "_escape",
+        "_key",
+        "_pieces",
+        "_scalar_for",
+        "_skipper",
+        "_source",
+        "_state",
+        "_string_for",
+        "_tools",
+        "call",
+        "committed",
+        "error",
+        "has_arguments",
+        "id",
+        "name",
+        "status",
+    )
+
+    def __init__(
+        self,
+        calls: CallAssembler,
+        source: str,
+        *,
+        committed: bool,
+        tools: frozenset[str] | None,
+        opened: bool = False,
+    ) -> None:
+        self._calls = calls
+        self._source = source
+        self._tools = tools
+        self.committed = committed
+        self.status = PARSING
+        self._state = _KEY_OR_CLOSE if opened else _OPEN
+        self._key = ""
+        self._pieces: list[str] = []  # the key, name or id being read
+        self._escape = False  # the last piece ended on a backslash inside a string
+        self._string_for = ""
+        self._scalar_for = ""
+        self._skipper: JsonScanner | None = None
+        self.call: Call | None = None
+        self.name: str | None = None
+        self.id: str | None = None
+        self.has_arguments = False
+        self.error = ""
+
+    # -- driving ---------------------------------------------------------------
+
+    def feed(self, text: str, pos: int) -> int:
+        """Consume ``text`` from ``pos``; returns where it stopped.
+
+        It stops at the end of ``text`` (still PARSING), just after the closing
+        brace (DONE), or at the character that ended the candidate (REJECTED,
+        INVALID).
+        """
+        end = len(text)
+        while pos < end and self.status == PARSING:
+            state = self._state
+            if state == _ARGUMENTS:
+                pos = self._arguments(text, pos)
+                continue
+            if state in (_STRING, _KEY):
+                pos = self._string(text, pos)
+                continue
+            if state == _SKIP:
+                pos = self._skip(text, pos)
+                continue
+            if state == _SCALAR:
+                pos = self._scalar(text, pos)
+                continue
+            char = text[pos]
+            if char in _WHITESPACE:
+                pos += 1
+                continue
+            pos = self._structure(char, pos)
+        return pos
+
+    def _structure(self, char: str, pos: int) -> int:
+        state = self._state
+        if state == _OPEN:
+            if char != "{":
+                return self._bad(pos, "a tool call must be a JSON object")
+            self._state = _KEY_OR_CLOSE
+        elif state in (_KEY_OR_CLOSE, _KEY_START):
+            if char == '"':
+                self._state = _KEY
+                self._string_for = "key"
+            elif char == "}" and state == _KEY_OR_CLOSE:
+                return self._close(pos)
+            else:
+                return self._bad(pos, "expected a key in the tool call object")
+        elif state == _COLON:
+            if char != ":":
+                return self._bad(pos, "expected ':' in the tool call object")
+            self._state = _VALUE
+        elif state == _VALUE:
+            return self._value(char, pos)
+        elif state == _AFTER_VALUE:
+            if char == ",":
+                self._state = _KEY_START
+            elif char == "}":
+                return self._close(pos)
+            else:
+                return self._bad(pos, "expected ',' or '}' in the tool call object")
+        return pos + 1
+
+    # -- values --------------------------------------------------------------------
+
+    def _value(self, char: str, pos: int) -> int:
+        key = self._key
+        if key in _ARGUMENT_KEYS:
+            if self.has_arguments:
+                return self._bad(pos, f"the tool call has {key!r} twice")
+            self.has_arguments = True
+            if char in '{["':
+                if self.call is None and not self._open_call():
+                    return pos
+                self._state = _ARGUMENTS
+                return pos
+            self._state = _SCALAR
+            self._scalar_for = "arguments"
+            return pos
+        if key in {"name", "id"}:
+            if char == '"':
+                self._state = _STRING
+                self._string_for = key
+                return pos + 1
+            if key == "name":
+                return self._bad(pos, "the tool call's name must be a string")
+            self._state = _SCALAR
+            self._scalar_for = "id"
+            return pos
+        # "type" or (committed only) an unknown key: skip its value.
+        if char in '{["':
+            self._skipper = JsonScanner(1_000_000)
+            self._state = _SKIP
+            return pos
+        self._state = _SCALAR
+        self._scalar_for = ""
+        return pos
+
+    def _string(self, text: str, pos: int) -> int:
+        if self._escape:  # this character was escaped at the end of the last piece
+            self._escape = False
+            self._pieces.append(text[pos])
+            return pos + 1
+        match = _STRING_END.search(text, pos)
+        if match is None:
+            self._pieces.append(text[pos:])
+            return self._check_short(len(text))
+        at = match.start()
+        if text[at] == "\\":
+            if at + 1 >= len(text):
+                self._pieces.append(text[pos:])
+                self._escape = True
+                return len(text)
+            self._pieces.append(text[pos : at + 2])
+            return self._check_short(at + 2)
+        self._pieces.append(text[pos:at])
+        raw = "".join(self._pieces)
+        self._pieces.clear()
+        try:
+            value = msgspec.json.decode('"' + raw + '"', type=str)
+        except msgspec.DecodeError:
+            return self._bad(at, "malformed string in the tool call object")
+        target = self._string_for
+        if target == "key":
+            self._key = value
+            self._state = _COLON
+            if not self.committed and value not in _KNOWN_KEYS:
+                return self._reject(at + 1)
+            return at + 1
+        self._state = _AFTER_VALUE
+        if target == "id":
+            self._set_id(value)
+        else:
+            self._set_name(value)
+            if self.status != PARSING:
+                return at + 1
+        return at + 1
+
+    def _check_short(self, pos: int) -> int:
+        if sum(map(len, self._pieces)) > _MAX_SHORT:
+            return self._bad(pos, f"a key, name or id longer than {_MAX_SHORT} characters")
+        return pos
+
+    def _scalar(self, text: str, pos: int) -> int:
+        match = _SCALAR_END.search(text, pos)
+        if match is None:
+            self._pieces.append(text[pos:])
+            return self._check_short(len(text))
+        at = match.start()
+        self._pieces.append(text[pos:at])
+        raw = "".join(self._pieces)
+        self._pieces.clear()
+        self._state = _AFTER_VALUE
+        try:
+            value: Any = msgspec.json.decode(raw)
+        except msgspec.DecodeError:
+            return self._bad(at, f"malformed value {raw[:40]!r} in the tool call object")
+        if self._scalar_for == "arguments":
+            if self.call is None and not self._open_call():
+                return at
+            assert self.call is not None
+            self._calls.whole(self.call, value, raw)
+        elif self._scalar_for == "id":
+            self._set_id(raw)
+        return at
+
+    def _skip(self, text: str, pos: int) -> int:
+        skipper = self._skipper
+        assert skipper is not None
+        end = skipper.feed(text[pos:])
+        if end < 0:
+            return len(text)
+        self._skipper = None
+        self._state = _AFTER_VALUE
+        return pos + end
+
+    def _arguments(self, text: str, pos: int) -> int:
+        call = self.call
+        assert call is not None
+        rest = self._calls.feed(call, text[pos:] if pos else text)
+        if call.status == FAILED:  # over a limit: the object is lost
+            self.status = INVALID
+            self.error = ""
+            return len(text)
+        if call.closed_json:
+            self._state = _AFTER_VALUE
+            return pos + rest if rest >= 0 else len(text)
+        return len(text)
+
+    # -- the call ------------------------------------------------------------------
+
+    def _set_name(self, name: str) -> None:
+        if not self.committed and self._tools is not None and name not in self._tools:
+            self._reject_now()
+            return
+        self.name = name
+        call = self.call
+        if call is not None:
+            self._calls.set_name(call, name)
+            self.committed = True
+        elif self.committed:
+            self._open_call()  # inside explicit markup: the call starts with its name
+
+    def _set_id(self, value: str) -> None:
+        self.id = value
+        call = self.call
+        if call is not None:
+            # Before the call started this is the provider-style id swap; after,
+            # the model's own id still wins for the completed call.
+            call.id = value
+
+    def _open_call(self) -> bool:
+        call = self._calls.open(self.id, self.name, self._source, deferred=True)
+        if call is None:  # over max_calls, already reported
+            self.status = INVALID
+            return False
+        self.call = call
+        if self.name:
+            self.committed = True
+        return True
+
+    def _close(self, pos: int) -> int:
+        """The object's closing brace."""
+        if self.name is None or not self.has_arguments:
+            missing = "a name" if self.name is None else "arguments"
+            if not self.committed:
+                return self._reject(pos)
+            self.error = f"the tool call object has no {missing}"
+            self.status = INVALID
+            return pos + 1
+        self.status = DONE
+        return pos + 1
+
+    def finish_call(self) -> None:
+        """Complete the call (the caller decides when: at the markup's end)."""
+        call = self.call
+        if call is not None and call.status not in (COMPLETED, FAILED):
+            self._calls.end(call)
+
+    def fail_call(self, error: str, raw: str | None = None) -> None:
+        """Fail the call, opening one if the object never got that far."""
+        call = self.call
+        if call is None:
+            call = self._calls.open(self.id, self.name, self._source, deferred=True)
+            if call is None:
+                return
+            self.call = call
+        if raw:
+            call.parts[:] = [raw]  # the whole block, not only the arguments
+        self._calls.fail(call, error)
+
+    def _bad(self, pos: int, error: str) -> int:
+        if not self.committed:
+            return self._reject(pos)
+        self.error = error
+        self.status = INVALID
+        return pos
+
+    def _reject(self, pos: int) -> int:
+        self._reject_now()
+        return pos
+
+    def _reject_now(self) -> None:
+        self.status = REJECTED
+        if self.call is not None:
+            self._calls.discard(self.call)
+            self.call = None

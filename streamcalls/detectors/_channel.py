@@ -1,0 +1,217 @@
+"""The text channel: where assistant text meets the text detectors.
+
+Text is released as :class:`~streamcalls.TextDelta` as soon as it can no
+longer be the start of markup.  Each chunk is searched once, by one compiled
+regex holding every enabled detector's triggers; only a chunk's last few
+characters are held back while they could still grow into a trigger (``~~``
+at a line start, ``<tool_``).  When a trigger matches, the text before it is
+released and the detector takes over until its markup ends; a bare-JSON
+candidate that turns out not to be a call is given back as text, and
+scanning resumes where the detector stopped -- nothing is scanned twice, so
+the work is linear in the text.
+
+The fallback policy (``native=True``): explicit markup counts only while no
+native call has been seen, bare JSON only while no call at all has.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .._events import Event, TextDelta
+from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Trigger
+
+__all__ = ("TextChannel",)
+
+_LINE_START = r"(?:\A|(?<=\n))"
+_MID_LINE = r"(?<=\n)"
+_HOLD_WINDOW = 96  # no held prefix is longer than this
+
+
+def _compile(triggers: Sequence[Trigger], line_start: str, *, at_end: bool) -> re.Pattern[str]:
+    groups = []
+    for number, trigger in enumerate(triggers):
+        anchor = line_start if trigger.line_start else ""
+        groups.append(f"(?P<t{number}>{anchor}(?:{trigger.pattern}))")
+    if not groups:
+        return re.compile(r"(?!)")
+    pattern = "|".join(groups)
+    return re.compile(f"(?:{pattern})\\Z" if at_end else pattern)
+
+
+class TextChannel:
+    __slots__ = (
+        "_active",
+        "_calls",
+        "_candidate",
+        "_candidate_size",
+        "_fallback",
+        "_holds",
+        "_line_start",
+        "_max_candidate",
+        "_out",
+        "_owners",
+        "_pending",
+        "_triggers",
+    )
+
+    def __init__(
+        self, out: list[Event], detectors: Sequence[Detector], *, fallback: bool, max_candidate: int
+    ) -> None:
+        self._out = out
+        self._fallback = fallback
+        self._max_candidate = max_candidate
+        # Explicit markup first: where a marker and a bare-JSON trigger match at
+        # the same place ("[TOOL_CALLS]" and "["), the marker wins.
+        owned = sorted(
+            ((trigger, detector) for detector in detectors for trigger in detector.triggers),
+            key=lambda pair: pair[0].tier,
+        )
+        self._owners = owned
+        triggers = [trigger for trigger, _ in owned]
+        holds = [hold for detector in detectors for hold in detector.holds]
+        # [pattern for text whose first character is mid-line, ... at a line start]
+        self._triggers = (
+            _compile(triggers, _MID_LINE, at_end=False),
+            _compile(triggers, _LINE_START, at_end=False),
+        )
+        self._holds = (_compile(holds, _MID_LINE, at_end=True), _compile(holds, _LINE_START, at_end=True))
+        self._calls = detectors[0].calls if detectors else None
+        self._pending = ""  # held text: a possible trigger, or what the active detector left
+        self._line_start = True  # is the next text's first character at a line start?
+        self._active: Detector | None = None
+        self._candidate: list[str] = []  # an uncommitted detector's text, to give back
+        self._candidate_size = 0
+
+    # -- input -----------------------------------------------------------------
+
+    def push(self, text: str) -> None:
+        """More assistant text."""
+        if self._pending:
+            text = self._pending + text
+            self._pending = ""
+        line_start = self._line_start
+        pos = 0
+        end = len(text)
+        while pos < end:
+            detector = self._active
+            if detector is not None:
+                pos = self._drive(detector, text, pos)
+                if self._active is not None:
+                    self._hold(text, pos, line_start)  # it needs more text to decide
+                    return
+                continue
+            match = self._triggers[line_start].search(text, pos)
+            if match is None:
+                self._release_up_to_hold(text, pos, line_start)
+                return
+            start, stop = match.span()
+            assert match.lastgroup is not None
+            trigger, detector = self._owners[int(match.lastgroup[1:])]
+            if not self._eligible(trigger):
+                self._text(text[pos : start + 1])
+                pos = start + 1
+                continue
+            if trigger.tier != MARKUP and self._holds[line_start].match(text, start):
+                # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait.
+                self._text(text[pos:start])
+                self._hold(text, start, line_start)
+                return
+            self._text(text[pos:start])
+            self._begin(detector, text[start:stop])
+            pos = stop
+        self._line_start = text[end - 1] == "\n" if end else line_start
+
+    def end(self) -> None:
+        """The text ended (a text block closed, or the stream did)."""
+        rest = self._pending
+        self._pending = ""
+        detector = self._active
+        if detector is not None:
+            self._active = None
+            if detector.committed:
+                self._text(detector.finish(rest))
+            else:
+                detector.abandon()
+                self._text("".join(self._candidate) + rest)
+            self._candidate.clear()
+        elif rest:
+            # A held trigger that the end of the text completes (an opening
+            # fence line with nothing after it) is markup; anything else is text.
+            match = self._triggers[self._line_start].match(rest + "\n")
+            if match is not None and match.end() == len(rest) + 1:
+                assert match.lastgroup is not None
+                trigger, detector = self._owners[int(match.lastgroup[1:])]
+                if self._eligible(trigger):
+                    self._begin(detector, rest)
+                    self._active = None
+                    self._text(detector.finish(""))
+                    self._candidate.clear()
+                    self._line_start = True
+                    return
+            self._text(rest)
+        self._line_start = True
+
+    # -- internals -------------------------------------------------------------------
+
+    def _text(self, text: str) -> None:
+        if text:
+            self._out.append(TextDelta(text))
+
+    def _hold(self, text: str, pos: int, line_start: bool) -> None:
+        self._pending = text[pos:]
+        if pos:
+            self._line_start = text[pos - 1] == "\n"
+        else:
+            self._line_start = line_start
+
+    def _release_up_to_hold(self, text: str, pos: int, line_start: bool) -> None:
+        end = len(text)
+        held = self._holds[line_start].search(text, max(pos, end - _HOLD_WINDOW))
+        cut = held.start() if held is not None else end
+        self._text(text[pos:cut])
+        if cut < end:
+            self._hold(text, cut, line_start)
+        else:
+            self._line_start = text[end - 1] == "\n" if end else line_start
+
+    def _eligible(self, trigger: Trigger) -> bool:
+        if not self._fallback or self._calls is None:
+            return True
+        sources = self._calls.sources
+        if trigger.tier == MARKUP:
+            return "native" not in sources
+        return not sources
+
+    def _begin(self, detector: Detector, trigger: str) -> None:
+        detector.begin(trigger)
+        self._active = detector
+        self._candidate.clear()
+        if not detector.committed:
+            self._candidate.append(trigger)
+            self._candidate_size = len(trigger)
+
+    def _drive(self, detector: Detector, text: str, pos: int) -> int:
+        stop = detector.feed(text, pos)
+        status = detector.status
+        if status == ACTIVE:
+            if detector.committed:
+                self._candidate.clear()
+            else:
+                self._candidate.append(text[pos:stop])
+                self._candidate_size += stop - pos
+                if self._candidate_size > self._max_candidate:
+                    # Too long to be held as a maybe: it is prose.
+                    detector.abandon()
+                    self._active = None
+                    self._text("".join(self._candidate))
+                    self._candidate.clear()
+            return stop
+        self._active = None
+        if status == REJECTED:
+            self._text("".join(self._candidate) + text[pos:stop])
+        else:
+            assert status == DONE
+        self._candidate.clear()
+        return stop

@@ -1,0 +1,192 @@
+"""DeepSeek's tool-call tokens (``source="deepseek"``).
+
+V3 / R1::
+
+    <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
+    ```json
+    {"city": "Oslo"}
+    ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>
+
+V3.1 (name before the separator, bare JSON after it)::
+
+    <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Oslo"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>
+
+Each call completes when its arguments' JSON closes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._calls import OPEN, Call
+from ._base import ACTIVE, DONE, Detector, Trigger, literal_at, prefixes
+
+__all__ = ("DeepSeekDetector",)
+
+CALLS_BEGIN = "<｜tool▁calls▁begin｜>"
+CALLS_END = "<｜tool▁calls▁end｜>"
+CALL_BEGIN = "<｜tool▁call▁begin｜>"
+CALL_END = "<｜tool▁call▁end｜>"
+SEP = "<｜tool▁sep｜>"
+_WHITESPACE = " \t\r\n"
+_MAX_HEAD = 256
+_CODE_OPEN_LINE = re.compile(r"```(?:json)?[ \t]*\r?\n")
+
+# States.
+_LIST = 0  # between calls
+_HEAD = 1  # between CALL_BEGIN and SEP
+_NAME_LINE = 2  # V3: the name after SEP, up to the line end
+_CODE_OPEN = 3  # V3: the ```json line
+_ARGUMENTS_START = 4
+_ARGUMENTS = 5
+_AFTER_ARGUMENTS = 6  # V3's closing ```, then CALL_END
+
+
+class DeepSeekDetector(Detector):
+    name = "deepseek"
+    triggers = (Trigger(re.escape(CALLS_BEGIN)), Trigger(re.escape(CALL_BEGIN)))
+    holds = (Trigger(prefixes(CALLS_BEGIN)), Trigger(prefixes(CALL_BEGIN)))
+
+    __slots__ = ("_call", "_head", "_state", "_v3")
+
+    def begin(self, trigger: str) -> None:
+        self.status = ACTIVE
+        self.committed = True
+        self._state = _HEAD if trigger == CALL_BEGIN else _LIST
+        self._head: list[str] = []
+        self._call: Call | None = None
+        self._v3 = False
+
+    def feed(self, text: str, pos: int) -> int:
+        end = len(text)
+        while pos < end and self.status == ACTIVE:
+            state = self._state
+            if state == _ARGUMENTS:
+                pos = self._arguments(text, pos)
+                continue
+            if state in (_HEAD, _NAME_LINE):
+                stop = self._until(text, pos, SEP if state == _HEAD else "\n")
+                if stop == pos and self.status == ACTIVE and self._state == state:
+                    break  # a possible separator at the end: wait for more
+                pos = stop
+                continue
+            while pos < end and text[pos] in _WHITESPACE:
+                pos += 1
+            if pos == end:
+                break
+            before = pos
+            pos = self._token(state, text, pos)
+            if pos == before and self._state == state and self.status == ACTIVE:
+                break  # a token split across chunks: wait
+        return pos
+
+    def _token(self, state: int, text: str, pos: int) -> int:
+        if state == _LIST:
+            for literal, then in ((CALL_BEGIN, _HEAD), (CALLS_END, -1)):
+                found = literal_at(text, pos, literal)
+                if found == 1:
+                    if then < 0:
+                        self.status = DONE
+                    else:
+                        self._state = then
+                        self._head = []
+                    return pos + len(literal)
+                if found == 0:
+                    return pos
+            self.status = DONE  # not a token: the rest is text
+            return pos
+        if state == _CODE_OPEN:
+            if text[pos] == "`":
+                match = _CODE_OPEN_LINE.match(text, pos)
+                if match is not None:
+                    self._state = _ARGUMENTS_START
+                    return match.end()
+                return (
+                    pos if len(text) - pos < 16 else self._fail(pos, "expected ```json before the arguments")
+                )
+            self._state = _ARGUMENTS_START
+            return pos
+        if state == _ARGUMENTS_START:
+            return self._open_arguments(text, pos)
+        # _AFTER_ARGUMENTS
+        if self._v3 and text.startswith("```", pos):
+            return pos + 3
+        if self._v3 and "```".startswith(text[pos:]):
+            return pos
+        found = literal_at(text, pos, CALL_END)
+        if found == 1:
+            self._state = _LIST
+            return pos + len(CALL_END)
+        if found == 0:
+            return pos
+        self.status = DONE
+        return pos
+
+    def _until(self, text: str, pos: int, stop: str) -> int:
+        """Collect text up to ``stop`` (the head or the V3 name)."""
+        at = text.find(stop, pos)
+        if at < 0:
+            cut = len(text)
+            for keep in range(min(len(stop) - 1, len(text) - pos), 0, -1):
+                if stop.startswith(text[len(text) - keep :]):
+                    cut = len(text) - keep
+                    break
+            self._head.append(text[pos:cut])
+            if sum(map(len, self._head)) > _MAX_HEAD:
+                return self._fail(cut, "expected <｜tool▁sep｜> after the tool name")
+            return cut
+        self._head.append(text[pos:at])
+        head = "".join(self._head).strip()
+        self._head = []
+        if self._state == _HEAD:
+            if head == "function":  # V3: the name follows the separator
+                self._v3 = True
+                self._state = _NAME_LINE
+            else:
+                self._name_found(head)
+        else:
+            self._name_found(head)
+            self._state = _CODE_OPEN
+        return at + len(stop)
+
+    def _name_found(self, name: str) -> None:
+        self._call = self.calls.open(None, name or None, self.name)
+        if self._call is None:
+            self.status = DONE
+        elif not self._v3:
+            self._state = _ARGUMENTS_START
+
+    def _open_arguments(self, text: str, pos: int) -> int:
+        if text[pos] not in '{["':
+            return self._fail(pos, "the arguments must be JSON")
+        self._state = _ARGUMENTS
+        return pos
+
+    def _arguments(self, text: str, pos: int) -> int:
+        call = self._call
+        assert call is not None
+        rest = self.calls.feed(call, text[pos:] if pos else text)
+        if call.status != OPEN:
+            self._state = _AFTER_ARGUMENTS
+            return pos + rest if rest >= 0 else len(text)
+        return len(text)
+
+    def _fail(self, pos: int, error: str) -> int:
+        call = self._call
+        if call is None:
+            call = self.calls.open(None, "".join(self._head).strip() or None, self.name)
+        if call is not None:
+            self.calls.fail(call, error)
+        self.status = DONE
+        return pos
+
+    def finish(self, rest: str) -> str:
+        call = self._call
+        if call is not None and call.status == OPEN:
+            self.calls.feed(call, rest)
+            if call.status == OPEN:
+                self.calls.fail(call, "the arguments were cut off (the text ended inside them)")
+        elif self._state in (_HEAD, _NAME_LINE):
+            self._fail(0, "the text ended inside a tool call")
+        self.status = DONE
+        return ""

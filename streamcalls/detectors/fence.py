@@ -1,0 +1,64 @@
+"""``~~~tool_call`` fences: the project's own prompt protocol (``source="fence"``).
+
+::
+
+    ~~~tool_call
+    {"name": "get_weather", "arguments": {"city": "Oslo"}, "id": "optional"}
+    ~~~
+
+Both fence lines stand on their own lines (trailing blanks allowed); the
+body is one call object.  ``~~~tool_call`` inside a sentence is text.  The
+call completes at the closing fence line's end (or the end of the text);
+a body that is not one well-formed call object fails with the raw block,
+and a fence never closed fails when the text ends.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._base import ACTIVE, DONE, Detector, Trigger, prefixes
+from ._block import BlockBody
+
+__all__ = ("FenceDetector",)
+
+_CLOSE = r"~~~[ \t]*\r?\n"
+_CLOSE_HOLD = r"~(?:~(?:~[ \t]{0,64}\r?)?)?"
+
+
+def _line_patterns(source: str, anchor_end: bool) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    end = r"\Z" if anchor_end else ""
+    return (
+        re.compile(rf"(?<=\n)(?:{source}){end}"),
+        re.compile(rf"(?:\A|(?<=\n))(?:{source}){end}"),
+    )
+
+
+CLOSE = _line_patterns(_CLOSE, False)
+CLOSE_HOLD = _line_patterns(_CLOSE_HOLD, True)
+
+
+class FenceDetector(Detector):
+    name = "fence"
+    triggers = (Trigger(r"~~~tool_call[ \t]*\r?\n", line_start=True),)
+    holds = (Trigger(prefixes("~~~tool_call") + r"(?:[ \t]{0,64}\r?)?", line_start=True),)
+
+    __slots__ = ("_body",)
+
+    def begin(self, trigger: str) -> None:
+        self._body = BlockBody(
+            self.calls, "fence", close=CLOSE, close_hold=CLOSE_HOLD, committed=True, tools=self.tools
+        )
+        self.status = ACTIVE
+        self.committed = True
+
+    def feed(self, text: str, pos: int) -> int:
+        stop = self._body.feed(text, pos)
+        if self._body.status != ACTIVE:
+            self.status = DONE
+        return stop
+
+    def finish(self, rest: str) -> str:
+        self._body.finish(rest)
+        self.status = DONE
+        return ""

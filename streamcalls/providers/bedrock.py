@@ -1,0 +1,312 @@
+"""AWS Bedrock ``ConverseStream``.
+
+Wire format: binary ``application/vnd.amazon.eventstream`` messages (see
+:mod:`streamcalls._eventstream`), each an event named by its
+``:event-type`` header with a JSON payload:
+
+- ``messageStart{role}``
+- ``contentBlockStart{contentBlockIndex, start{toolUse{toolUseId, name}}}``
+- ``contentBlockDelta{contentBlockIndex, delta}`` with ``delta{text}``,
+  ``delta{toolUse{input: "<JSON fragment>"}}`` or
+  ``delta{reasoningContent{text | signature | redactedContent}}``
+- ``contentBlockStop{contentBlockIndex}``
+- ``messageStop{stopReason}``
+- ``metadata{usage{inputTokens, outputTokens, totalTokens,
+  cacheReadInputTokens?, cacheWriteInputTokens?}, metrics{latencyMs}}``
+
+Errors are exception messages (``throttlingException``,
+``modelStreamErrorException``, ``internalServerException``,
+``serviceUnavailableException``, ``validationException``, with a
+``{"message"}`` payload) or header-only error messages; both become a
+:class:`~streamcalls.ProviderError`.  Payloads may carry a random ``p``
+padding field, which is ignored like every unknown field and event.
+
+boto3 hands the same events over already decoded, one key per event
+(``{"contentBlockDelta": {...}}``): :meth:`BedrockAdapter.on_object` takes
+those dicts, exceptions included, and treats them exactly as the bytes.
+
+A call completes when its ``input`` fragments close their JSON, or at its
+``contentBlockStop`` (a tool without parameters sends ``input: ""``, which
+reads as ``{}``).  ``metadata`` may come before or after ``messageStop``:
+calls end at ``messageStop``, and the stream's end is reported once both
+have arrived, or at the end of input if ``metadata`` never comes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from .._adapter import Adapter, as_mapping, convert_view, decode_view
+from .._calls import Call
+from .._emitter import Emitter
+from .._events import Usage
+from .._eventstream import ERROR_RECORD
+
+__all__ = ("BedrockAdapter",)
+
+
+class _ToolUseStart(msgspec.Struct, rename="camel"):
+    tool_use_id: str | None = None
+    name: str | None = None
+
+
+class _Start(msgspec.Struct, rename="camel"):
+    tool_use: _ToolUseStart | None = None
+
+
+class _BlockStart(msgspec.Struct, rename="camel"):
+    content_block_index: int = 0
+    start: _Start | None = None
+
+
+class _ToolUseDelta(msgspec.Struct):
+    input: str | dict[str, Any] | None = None
+
+
+class _Reasoning(msgspec.Struct):
+    text: str | None = None  # signature and redactedContent carry no text
+
+
+class _Delta(msgspec.Struct, rename="camel"):
+    text: str | None = None
+    tool_use: _ToolUseDelta | None = None
+    reasoning_content: _Reasoning | None = None
+
+
+class _BlockDelta(msgspec.Struct, rename="camel"):
+    content_block_index: int = 0
+    delta: _Delta | None = None
+
+
+class _BlockStop(msgspec.Struct, rename="camel"):
+    content_block_index: int = 0
+
+
+class _MessageStop(msgspec.Struct, rename="camel"):
+    stop_reason: str | None = None
+
+
+class _Usage(msgspec.Struct, rename="camel"):
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    total_tokens: int | None = None
+    cache_read_input_tokens: int | None = None
+    cache_write_input_tokens: int | None = None
+
+
+class _Metadata(msgspec.Struct):
+    usage: _Usage | None = None
+
+
+class _Error(msgspec.Struct):
+    message: str | None = None
+    code: str | None = None  # only in ":error" records
+
+
+class _Ignored(msgspec.Struct):
+    pass
+
+
+STOP_REASONS = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "tool_use": "tool_calls",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "guardrail_intervened": "content_filter",
+    "content_filtered": "content_filter",
+    "malformed_model_output": "error",
+    "malformed_tool_use": "error",
+}
+
+EXCEPTIONS = frozenset(
+    {
+        "internalServerException",
+        "modelStreamErrorException",
+        "serviceUnavailableException",
+        "throttlingException",
+        "validationException",
+    }
+)
+EVENTS = frozenset(
+    {"messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"}
+)
+
+
+def _is_error(name: str) -> bool:
+    return name in EXCEPTIONS or name == ERROR_RECORD or name.lower().endswith("exception")
+
+
+def _usage(raw: _Usage) -> Usage:
+    # Bedrock's inputTokens leave out cache reads and writes (as Anthropic's
+    # do); the normalized count is the whole prompt, as OpenAI's is.
+    prompt = raw.input_tokens
+    if raw.cache_read_input_tokens or raw.cache_write_input_tokens:
+        prompt = (prompt or 0) + (raw.cache_read_input_tokens or 0) + (raw.cache_write_input_tokens or 0)
+    return Usage(
+        input_tokens=prompt,
+        output_tokens=raw.output_tokens,
+        total_tokens=raw.total_tokens,
+        cache_read_tokens=raw.cache_read_input_tokens,
+        cache_write_tokens=raw.cache_write_input_tokens,
+    )
+
+
+class BedrockAdapter(Adapter):
+    name = "bedrock"
+    framing = "eventstream"
+
+    __slots__ = ("_calls", "_handlers", "_metadata_seen", "_stop_reason", "_text_blocks", "_usage")
+
+    def __init__(self, emit: Emitter) -> None:
+        super().__init__(emit)
+        self._calls: dict[int, Call] = {}  # content block index -> call
+        self._text_blocks: set[int] = set()
+        self._stop_reason: str | None = None  # set by messageStop
+        self._usage: Usage | None = None
+        self._metadata_seen = False
+        self._handlers: dict[str, tuple[type[Any], Callable[[Any], None]]] = {
+            "contentBlockDelta": (_BlockDelta, self._block_delta),
+            "contentBlockStart": (_BlockStart, self._block_start),
+            "contentBlockStop": (_BlockStop, self._block_stop),
+            "messageStart": (_Ignored, _nothing),
+            "messageStop": (_MessageStop, self._message_stop),
+            "metadata": (_Metadata, self._metadata),
+        }
+
+    @classmethod
+    def recognizes(cls, name: str | None, obj: Any) -> bool:
+        if name is not None:  # an event-stream record: its name is the event type
+            return name in EVENTS or _is_error(name)
+        if not isinstance(obj, dict) or len(obj) != 1:
+            return False
+        key = next(iter(obj))
+        return key in EVENTS or key in EXCEPTIONS
+
+    # -- input -----------------------------------------------------------------
+
+    def on_record(self, name: str | None, data: bytes) -> None:
+        if name is None:
+            return
+        handler = self._handlers.get(name)
+        if handler is None and not _is_error(name):
+            return  # an event this adapter does not use
+        if self._ended(name, data):
+            return
+        if handler is None and not data.strip():
+            data = b"{}"  # an exception without a payload still reports its type
+        view, method = handler or (_Error, self._error_of(name))
+        event = decode_view(_decoders[view], data, self.emit, f"Bedrock {name} event")
+        if event is not None:
+            method(event)
+
+    def on_object(self, obj: Any) -> None:
+        data = as_mapping(obj)
+        if not isinstance(data, dict):
+            self.emit.parse_error("a Bedrock event is a dict with one key, the event type", repr(obj)[:200])
+            return
+        for name, body in data.items():
+            handler = self._handlers.get(name)
+            if handler is None and not _is_error(name):
+                continue
+            if self._ended(name, repr(body)[:200]):
+                continue
+            view, method = handler or (_Error, self._error_of(name))
+            event = convert_view(body, view, self.emit, f"Bedrock {name} event")
+            if event is not None:
+                method(event)
+
+    def _ended(self, name: str, raw: bytes | str) -> bool:
+        """After messageStop only metadata and errors are expected; after the end, nothing."""
+        emit = self.emit
+        if emit.finished or (self._stop_reason is not None and name != "metadata" and not _is_error(name)):
+            emit.after_end(raw)
+            return True
+        return False
+
+    # -- events ------------------------------------------------------------------
+
+    def _block_start(self, event: _BlockStart) -> None:
+        start = event.start
+        tool = start.tool_use if start is not None else None
+        if tool is not None:
+            self.emit.text_end()
+            call = self.emit.calls.open(tool.tool_use_id, tool.name, "native")
+            if call is not None:
+                self._calls[event.content_block_index] = call
+
+    def _block_delta(self, event: _BlockDelta) -> None:
+        delta = event.delta
+        if delta is None:
+            return
+        emit = self.emit
+        index = event.content_block_index
+        if delta.text:
+            self._text_blocks.add(index)
+            emit.text(delta.text)
+        if delta.reasoning_content is not None and delta.reasoning_content.text:
+            emit.reasoning(delta.reasoning_content.text)
+        tool = delta.tool_use
+        if tool is not None and tool.input:
+            call = self._calls.get(index)
+            if call is None:
+                emit.parse_error(f"tool input for content block {index}, which started no tool use; ignored")
+            elif isinstance(tool.input, str):
+                emit.calls.feed(call, tool.input)
+            else:
+                emit.calls.whole(call, tool.input)
+
+    def _block_stop(self, event: _BlockStop) -> None:
+        index = event.content_block_index
+        call = self._calls.pop(index, None)
+        if call is not None:
+            self.emit.calls.end(call)
+        elif index in self._text_blocks:
+            self._text_blocks.discard(index)
+            self.emit.text_end()
+
+    def _message_stop(self, event: _MessageStop) -> None:
+        self._stop_reason = event.stop_reason or ""
+        self.emit.calls.end_open()  # no call event may follow the end marker
+        if self._metadata_seen:
+            self._finish()
+
+    def _metadata(self, event: _Metadata) -> None:
+        self._metadata_seen = True
+        if event.usage is not None:
+            self._usage = _usage(event.usage)
+        if self._stop_reason is not None:
+            self._finish()
+
+    def _error_of(self, name: str) -> Callable[[_Error], None]:
+        def report(error: _Error) -> None:
+            code = error.code if name == ERROR_RECORD else name
+            self.emit.provider_error(error.message or code or "unknown error", code)
+
+        return report
+
+    # -- end ---------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        reason = self._stop_reason or None
+        normalized = STOP_REASONS.get(reason, "stop") if reason else "stop"
+        self.emit.finish(normalized, reason, self._usage)
+
+    def close(self) -> None:
+        if self._stop_reason is not None:
+            self._finish()  # metadata never came: finish without usage
+        else:
+            self.emit.end_of_input("messageStop")
+
+
+def _nothing(event: Any) -> None:
+    return None
+
+
+_decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {
+    view: msgspec.json.Decoder(view)
+    for view in (_BlockDelta, _BlockStart, _BlockStop, _Ignored, _MessageStop, _Metadata, _Error)
+}

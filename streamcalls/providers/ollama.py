@@ -1,0 +1,133 @@
+"""Ollama's native ``/api/chat`` streams.
+
+Wire format: NDJSON (``application/x-ndjson``), one object a line:
+``{model, created_at, message{role, content, thinking?, tool_calls?}, done: false}``.
+Each entry of ``tool_calls`` is a whole call,
+``{id?, function{index, name, arguments: {...}}}`` -- the arguments are a
+JSON object, never streamed in pieces -- and one line may hold several.
+The last line has ``done: true``, ``done_reason`` (``"stop"`` even after
+tool calls, ``"length"``, ``"load"``/``"unload"`` for a request that only
+(un)loaded the model, absent when the server gave none) and the counts
+``prompt_eval_count`` / ``eval_count`` beside durations.  An error after
+the response started is a line ``{"error": "..."}`` (the HTTP status stays
+200).  ``/api/generate`` lines, with ``response`` (and ``thinking``) at the
+top level instead of a message, are read the same way.
+
+Older servers send calls without an ``id``: one is generated.
+``message.thinking`` is reasoning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .._adapter import Adapter, convert_view, decode_view
+from .._events import Usage
+from .openai_chat import error_message
+
+__all__ = ("OllamaAdapter",)
+
+
+class _Function(msgspec.Struct):
+    name: str | None = None
+    # An object; some servers send it as a JSON string.
+    arguments: Any = None
+
+
+class _ToolCall(msgspec.Struct):
+    id: str | None = None
+    function: _Function | None = None
+
+
+class _Message(msgspec.Struct):
+    content: str | None = None
+    thinking: str | None = None
+    tool_calls: list[_ToolCall] | None = None
+
+
+class _Line(msgspec.Struct):
+    message: _Message | None = None
+    response: str | None = None  # /api/generate
+    thinking: str | None = None  # /api/generate
+    done: bool = False
+    done_reason: str | None = None
+    prompt_eval_count: int | None = None
+    eval_count: int | None = None
+    error: Any = None
+
+
+_decoder = msgspec.json.Decoder(_Line)
+
+DONE_REASONS = {
+    "stop": "stop",
+    "length": "length",
+    "load": "stop",
+    "unload": "stop",
+}
+
+
+class OllamaAdapter(Adapter):
+    name = "ollama"
+    framing = "ndjson"
+
+    __slots__ = ()
+
+    @classmethod
+    def recognizes(cls, name: str | None, obj: Any) -> bool:
+        return isinstance(obj, dict) and "done" in obj and ("message" in obj or "response" in obj)
+
+    def on_record(self, name: str | None, data: bytes) -> None:
+        if self.emit.finished:
+            self.emit.after_end(data)
+            return
+        line = decode_view(_decoder, data, self.emit, "Ollama line")
+        if line is not None:
+            self._line(line)
+
+    def on_object(self, obj: Any) -> None:
+        if self.emit.finished:
+            self.emit.after_end(repr(obj)[:200])
+            return
+        line = convert_view(obj, _Line, self.emit, "Ollama line")
+        if line is not None:
+            self._line(line)
+
+    def _line(self, line: _Line) -> None:
+        emit = self.emit
+        if line.error is not None:
+            emit.provider_error(*error_message(line.error))
+        if line.thinking:
+            emit.reasoning(line.thinking)
+        if line.response:
+            emit.text(line.response)
+        message = line.message
+        if message is not None:
+            if message.thinking:
+                emit.reasoning(message.thinking)
+            if message.content:
+                emit.text(message.content)
+            if message.tool_calls:
+                calls = emit.calls
+                for entry in message.tool_calls:
+                    function = entry.function or _Function()
+                    call = calls.open(entry.id, function.name, "native")
+                    if call is not None:
+                        arguments = function.arguments
+                        calls.whole(call, {} if arguments is None else arguments)
+        if line.done:
+            reason = line.done_reason
+            normalized = DONE_REASONS.get(reason, "stop") if reason else "stop"
+            emit.finish(normalized, reason, self._usage(line))
+
+    @staticmethod
+    def _usage(line: _Line) -> Usage | None:
+        prompt = line.prompt_eval_count
+        output = line.eval_count
+        if prompt is None and output is None:
+            return None
+        return Usage(input_tokens=prompt, output_tokens=output, total_tokens=(prompt or 0) + (output or 0))
+
+    def close(self) -> None:
+        self.emit.end_of_input('a "done": true line')

@@ -1,0 +1,124 @@
+"""aparse: the async front over any async iterable of chunks, on asyncio and trio."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+
+import anyio
+import pytest
+
+import streamcalls
+from streamcalls import TextDelta, ToolCallCompleted
+from tests.support import DATA, counter_ids, normalize
+
+pytestmark = pytest.mark.anyio
+
+PARALLEL = (DATA / "openai" / "parallel_calls.sse").read_bytes()
+
+
+class Source:
+    """An async source of chunks that records what was read and whether it was closed."""
+
+    def __init__(self, chunks: list[bytes], *, block_after: int | None = None) -> None:
+        self.chunks = chunks
+        self.read = 0
+        self.closed = False
+        self.block_after = block_after
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._gen()
+
+    async def _gen(self) -> AsyncIterator[bytes]:
+        try:
+            for chunk in self.chunks:
+                if self.block_after is not None and self.read >= self.block_after:
+                    await anyio.sleep_forever()
+                self.read += 1
+                yield chunk
+        finally:
+            self.closed = True
+
+
+def events_split(data: bytes) -> list[bytes]:
+    """One chunk per SSE event."""
+    return [part + b"\n\n" for part in data.split(b"\n\n") if part]
+
+
+async def test_aparse_gives_the_same_events_as_parse() -> None:
+    chunks = [PARALLEL[i : i + 13] for i in range(0, len(PARALLEL), 13)]
+    got = [e async for e in streamcalls.aparse(Source(chunks), id_factory=counter_ids())]
+    assert normalize(got) == normalize(streamcalls.parse(PARALLEL, id_factory=counter_ids()))
+
+
+async def test_str_chunks_and_an_explicit_provider() -> None:
+    async def text() -> AsyncIterator[str]:
+        yield "hello "
+        yield "world"
+
+    got = [e async for e in streamcalls.aparse(text(), provider="text")]
+    assert normalize(got)[0] == TextDelta("hello world")
+
+
+async def test_reading_is_pulled_by_the_consumer() -> None:
+    """Backpressure: a chunk is read only when the events before it have been taken."""
+    chunks = events_split(PARALLEL)
+    source = Source(chunks)
+    events = streamcalls.aparse(source)
+    async with aclosing(events):
+        first = await events.__anext__()
+        assert first == TextDelta("Checking both cities.")
+        assert source.read == 1
+        await anyio.sleep(0.01)  # a slow consumer: nothing is read ahead meanwhile
+        assert source.read == 1
+        async for event in events:
+            if isinstance(event, ToolCallCompleted):
+                break
+        # call 0 completes in the 4th SSE event: exactly four chunks were read
+        assert source.read == 4
+    assert source.closed
+
+
+async def test_closing_early_closes_the_source() -> None:
+    source = Source(events_split(PARALLEL))
+    async with aclosing(streamcalls.aparse(source)) as events:
+        async for _ in events:
+            break
+    assert source.closed
+    assert source.read == 1
+
+
+async def test_cancelling_closes_the_source() -> None:
+    source = Source(events_split(PARALLEL), block_after=2)
+    seen = []
+    with anyio.move_on_after(0.05) as scope:
+        async for event in streamcalls.aparse(source):
+            seen.append(event)
+    assert scope.cancelled_caught
+    assert source.closed
+    assert source.read == 2
+    assert len(seen) == 2  # the text, then call 0 started
+
+
+async def test_a_sync_iterable_is_refused_with_a_hint() -> None:
+    with pytest.raises(streamcalls.UsageError, match="parse_iter"):
+        streamcalls.aparse([b"data: x\n\n"])  # type: ignore[arg-type]
+    with pytest.raises(streamcalls.UsageError, match="async iterable"):
+        streamcalls.aparse(42)  # type: ignore[arg-type]
+
+
+async def test_an_error_from_the_source_propagates_and_the_source_is_closed() -> None:
+    closed = False
+
+    async def failing() -> AsyncIterator[bytes]:
+        nonlocal closed
+        try:
+            yield PARALLEL[:100]
+            raise ConnectionResetError("peer went away")
+        finally:
+            closed = True
+
+    with pytest.raises(ConnectionResetError):
+        async for _ in streamcalls.aparse(failing()):
+            pass
+    assert closed

@@ -1,0 +1,104 @@
+"""The command line's async side: streamcalls serve and streamcalls demo."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import anyio
+import httpx
+from rich.console import Console
+
+import streamcalls
+import streamcalls.testing
+from streamcalls._demo import run_demo
+from tests.support import normalize
+
+
+def test_demo_runs_tools_as_their_calls_complete() -> None:
+    out = io.StringIO()
+    status = anyio.run(lambda: run_demo(Console(file=out, width=200, color_system=None), fast=True))
+    assert status == 0
+    lines = [line.split("s  ", 1)[1].strip() for line in out.getvalue().splitlines() if line.startswith("+")]
+    weather_call = lines.index('call ✔   get_weather({"city":"Paris","unit":"celsius"})')
+    weather_tool = next(i for i, line in enumerate(lines) if line.startswith("tool ▶   get_weather started"))
+    hours_call = next(i for i, line in enumerate(lines) if line.startswith("call ✔   get_opening_hours("))
+    assert max(weather_call, weather_tool) < hours_call  # the first tool ran before the second call came
+    assert "result ◀  get_opening_hours: Musée du Louvre is open 09:00-18:00 on Saturday" in lines
+    assert 'result ◀  get_weather: {"city":"Paris","temperature":21,"unit":"celsius","sky":"sunny"}' in lines
+    assert lines[0].startswith("text      Let me check the weather in Paris")
+
+
+@contextmanager
+def served(*options: str) -> Iterator[str]:
+    """streamcalls serve in a subprocess; yields its URL."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamcalls", "serve", "--port", "0", *options],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        assert first.startswith("replaying "), first
+        yield first.split(" at ")[1].split()[0]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_serve_runs_the_replay_server() -> None:
+    with served("--max-delay", "0") as url:
+        request = {"model": "parallel_calls", "stream": True, "messages": []}
+        with httpx.Client(timeout=10) as client:
+            with client.stream("POST", f"{url}/v1/chat/completions", json=request) as response:
+                events = list(streamcalls.from_httpx_sync(response))
+            index = client.get(url).json()
+        bundled = (streamcalls.testing.bundled_recordings()["openai/parallel_calls"]).body
+        assert normalize(events) == normalize(streamcalls.parse(bundled))
+        assert "openai/plan_day" in index["recordings"]
+
+
+def test_the_readme_quick_start_runs_as_written() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Quick start") : readme.index("## Async streams")]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    assert len(blocks) == 2
+    with served("--max-delay", "0.002") as url:
+        outputs = []
+        for code in blocks:
+            assert "http://127.0.0.1:8000" in code
+            code = code.replace("http://127.0.0.1:8000", url)
+            result = subprocess.run(
+                [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60
+            )
+            assert result.returncode == 0, result.stderr
+            outputs.append(result.stdout)
+    text = "Let me check the weather in Paris and the Louvre's opening hours for Saturday."
+    assert outputs[0] == (
+        f"{text}\n-> get_weather({{'city': 'Paris', 'unit': 'celsius'}})"
+        "\n\n-> get_opening_hours({'place': 'Musée du Louvre', 'day': 'Saturday', 'lang': 'en'})\n"
+    )
+    lines = [line for line in outputs[1].splitlines() if line]
+    assert lines[0] == text
+    assert [line for line in lines if line.startswith("->")] == [  # in stream order
+        "-> get_weather started",
+        "-> get_opening_hours started",
+    ]
+    assert sorted(line for line in lines if line.startswith("<-")) == [  # finishing order is timing
+        "<- get_opening_hours: Musée du Louvre is open 09:00-18:00 on Saturday",
+        '<- get_weather: {"city":"Paris","temperature":21,"unit":"celsius"}',
+    ]
+
+
+def test_lazy_names_resolve() -> None:
+    for name in ("aparse", "run_tools", "ToolRun", "from_httpx", "from_httpx_sync"):
+        assert name in dir(streamcalls)
+        assert callable(getattr(streamcalls, name))
+    assert callable(streamcalls.from_openai_stream)
+    assert callable(streamcalls.from_anthropic_stream)

@@ -1,0 +1,281 @@
+"""Text detectors: the streaming rules, the fallback policy, and properties over generated text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import streamcalls
+from streamcalls import (
+    Event,
+    StreamParser,
+    TextDelta,
+    ToolCall,
+    ToolCallCompleted,
+    ToolCallDelta,
+    ToolCallFailed,
+    ToolCallStarted,
+    UsageError,
+)
+from tests.streams import (
+    ANTHROPIC_END,
+    ANTHROPIC_START,
+    anthropic_event,
+    anthropic_json,
+    anthropic_stop,
+    anthropic_tool_start,
+)
+from tests.support import counter_ids, feed_chunks, normalize, split_at
+
+ALL = ("fence", "json", "hermes", "mistral", "llama", "deepseek")
+
+
+def text_parser(**options: Any) -> StreamParser:
+    options.setdefault("id_factory", counter_ids())
+    return StreamParser("text", **options)
+
+
+def texts(events: list[Event]) -> str:
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
+
+
+def calls(events: list[Event]) -> list[ToolCall]:
+    return [e.call for e in events if isinstance(e, ToolCallCompleted)]
+
+
+# -- streaming rules ---------------------------------------------------------------------------
+
+
+def test_a_possible_fence_start_is_held_then_released() -> None:
+    parser = text_parser()
+    assert parser.feed("Hello\n~~") == [TextDelta("Hello\n")]
+    assert parser.feed("~tool_ca") == []
+    assert parser.feed("lculator is handy") == [TextDelta("~~~tool_calculator is handy")]
+
+
+def test_tildes_mid_line_are_not_held() -> None:
+    assert text_parser().feed("approx ~~") == [TextDelta("approx ~~")]
+
+
+def test_an_opening_tag_prefix_is_held_only_while_it_could_grow() -> None:
+    parser = text_parser(detect=["hermes"])
+    assert parser.feed("a <tool_") == [TextDelta("a ")]
+    assert parser.feed("box> b") == [TextDelta("<tool_box> b")]
+
+
+def test_a_json_candidate_is_given_back_at_its_first_foreign_key() -> None:
+    parser = text_parser()
+    assert parser.feed('{"na') == []
+    assert parser.feed('me": "Bob", "ag') == []  # "name" could be a call's
+    assert texts(parser.feed('e": 3')) == '{"name": "Bob", "age": 3'
+
+
+def test_a_json_candidate_with_an_unknown_tool_is_given_back_at_the_name() -> None:
+    parser = text_parser(tools=["get_weather"])
+    assert texts(parser.feed('{"name": "rm_rf", "arg')) == '{"name": "rm_rf", "arg'
+
+
+def test_started_comes_with_the_name_and_deltas_as_arguments_arrive() -> None:
+    parser = text_parser()
+    assert parser.feed("~~~tool_call\n") == []
+    assert parser.feed('{"name": "f"') == [ToolCallStarted(0, "call_gen_0", "f")]
+    assert parser.feed(', "arguments": {"a": ') == [ToolCallDelta(0, '{"a": ')]
+    assert parser.feed("1}}") == [ToolCallDelta(0, "1}")]
+    assert parser.feed("\n~~~") == []  # "~~~" could still be the start of "~~~x"
+    assert parser.feed("\n") == [ToolCallCompleted(ToolCall("call_gen_0", "f", {"a": 1}, 0, "fence"))]
+
+
+def test_a_closing_fence_at_the_end_of_input_completes() -> None:
+    parser = text_parser()
+    parser.feed('~~~tool_call\n{"name": "f", "arguments": {}}\n~~~')
+    assert calls(parser.close()) == [ToolCall("call_gen_0", "f", {}, 0, "fence")]
+
+
+def test_an_opening_fence_at_the_end_of_input_is_a_failed_call() -> None:
+    events = feed_chunks(["done.\n~~~tool_call"], "text")  # type: ignore[list-item]
+    assert texts(events) == "done.\n"
+    assert [type(e) for e in events[1:3]] == [ToolCallStarted, ToolCallFailed]
+
+
+def test_bare_json_completes_at_its_closing_brace() -> None:
+    parser = text_parser()
+    assert calls(parser.feed('{"name": "f", "arguments": {"x": [1]}}')) == [
+        ToolCall("call_gen_0", "f", {"x": [1]}, 0, "json")
+    ]
+
+
+def test_hermes_completes_at_the_closing_tag() -> None:
+    parser = text_parser(detect=["hermes"])
+    parser.feed('<tool_call>{"name": "f", "arguments": {}}</tool_ca')
+    assert calls(parser.feed("ll>")) == [ToolCall("call_gen_0", "f", {}, 0, "hermes")]
+
+
+def test_markup_wins_over_a_bare_json_trigger_at_the_same_place() -> None:
+    events = feed_chunks(['[TOOL_CALLS]f[ARGS]{"a": 1}'], "text", detect=["json", "mistral"])  # type: ignore[list-item]
+    assert calls(events) == [ToolCall("call_gen_0", "f", {"a": 1}, 0, "mistral")]
+
+
+def test_detection_can_be_turned_off() -> None:
+    text = '~~~tool_call\n{"name": "f", "arguments": {}}\n~~~\n'
+    assert texts(feed_chunks([text], "text", detect=())) == text  # type: ignore[list-item]
+
+
+def test_unknown_detector_name_raises() -> None:
+    with pytest.raises(UsageError, match="unknown detector 'xml'"):
+        StreamParser("text", detect=["xml"])
+
+
+def test_tools_may_be_names_or_definitions() -> None:
+    tools: list[Any] = ["a", {"name": "b"}, {"type": "function", "function": {"name": "c"}}]
+    parser = text_parser(tools=tools)
+    events = parser.feed('{"name": "c", "arguments": {}}\n') + parser.close()
+    assert calls(events)[0].name == "c"
+    with pytest.raises(UsageError, match="without a name"):
+        StreamParser("text", tools=[{"description": "x"}])
+
+
+def test_a_huge_uncommitted_candidate_is_given_back_as_text() -> None:
+    limits = streamcalls.Limits(max_arguments_bytes=1000)
+    text = '{"type": "' + "x" * 5000 + '"}\nend'
+    events = feed_chunks([text[i : i + 100] for i in range(0, len(text), 100)], "text", limits=limits)  # type: ignore[misc]
+    assert texts(events) == text
+    assert not calls(events)
+
+
+# -- the fallback policy (native=None / True / False) -------------------------------------------
+
+
+def anthropic_stream(*blocks: tuple[str, str]) -> bytes:
+    """Text blocks and native tool_use blocks, in order."""
+    out = ANTHROPIC_START
+    for index, (kind, body) in enumerate(blocks):
+        if kind == "text":
+            out += anthropic_event(
+                {"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}
+            )
+            out += anthropic_event(
+                {"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": body}}
+            )
+        else:
+            out += anthropic_tool_start(index, f"toolu_{index}", "native_tool") + anthropic_json(index, body)
+        out += anthropic_stop(index)
+    return out + ANTHROPIC_END
+
+
+FENCE = 'A\n~~~tool_call\n{"name": "fenced", "arguments": {}}\n~~~\n'
+BARE = '{"name": "bare", "arguments": {}}\n'
+MIXED = anthropic_stream(("text", FENCE), ("tool", "{}"), ("text", FENCE + BARE))
+
+
+def sources(native: bool | None) -> list[str]:
+    return [call.source for call in calls(feed_chunks([MIXED], "anthropic", native=native))]
+
+
+def test_policy_none_finds_everything_in_stream_order() -> None:
+    assert sources(None) == ["fence", "native", "fence", "json"]
+
+
+def test_policy_true_text_detectors_are_a_fallback() -> None:
+    # A fence counts until the first native call; bare JSON only while no call at all was seen.
+    assert sources(True) == ["fence", "native"]
+    stream = anthropic_stream(("text", BARE), ("tool", "{}"))
+    assert [c.source for c in calls(feed_chunks([stream], "anthropic", native=True))] == ["json", "native"]
+
+
+def test_policy_false_native_calls_are_reported_not_run() -> None:
+    events = feed_chunks([MIXED], "anthropic", native=False)
+    assert [c.source for c in calls(events)] == ["fence", "fence", "json"]
+    failed = [e for e in events if isinstance(e, ToolCallFailed)]
+    assert len(failed) == 1
+    assert failed[0].error == "native tool calls are disabled (native=False); not run"
+
+
+# -- properties over generated text -------------------------------------------------------------
+
+PROSE_ALPHABET = "ab \n\t.,;:!?{}[]<>~`|'\"\\/=-_()0123456789né😀"
+MARKERS = ("tool_call", '"name"', "[TOOL_CALLS]", "<|python_tag|>", "<｜tool", "```json")
+
+
+def no_markers(text: str) -> bool:
+    return not any(marker in text for marker in MARKERS)
+
+
+prose = st.text(PROSE_ALPHABET, max_size=80).filter(no_markers)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=prose, cuts=st.lists(st.integers(0, 80), max_size=12))
+def test_prose_never_makes_a_call_and_loses_nothing(text: str, cuts: list[int]) -> None:
+    data = text.encode()
+    events = feed_chunks(split_at(data, cuts), "text", detect=ALL)
+    assert not any(isinstance(e, (ToolCallStarted, ToolCallCompleted, ToolCallFailed)) for e in events)
+    assert texts(events) == data.decode()
+
+
+# Prose that sits between calls: no quotes (a quote-led candidate could swallow the next
+# markup as prose, which is allowed but makes the expectation ambiguous), no markers.
+between = st.text("ab \n.,!?{}[]<>~`|-né😀", max_size=30).filter(no_markers)
+names = st.sampled_from(["get_weather", "read", "f"])
+arguments = st.dictionaries(
+    st.text("abz_", min_size=1, max_size=5),
+    st.integers() | st.text("xy \"{}[]<>~\\\n'é", max_size=8) | st.lists(st.booleans(), max_size=2),
+    max_size=3,
+)
+
+
+def render(fmt: str, name: str, args: dict[str, Any]) -> tuple[str, str]:
+    """The call written in a format: (markup, the prose that must follow it)."""
+    body = json.dumps({"name": name, "arguments": args})
+    if fmt == "fence":
+        return f"~~~tool_call\n{body}\n~~~\n", ""
+    if fmt == "json":
+        return body, "\n"  # the line end after a bare object is prose
+    if fmt == "hermes":
+        return f"<tool_call>\n{body}\n</tool_call>", ""
+    if fmt == "mistral":
+        return f"[TOOL_CALLS]{name}[ARGS]{json.dumps(args)}", ""
+    tokens = f"<｜tool▁call▁begin｜>{name}<｜tool▁sep｜>{json.dumps(args)}<｜tool▁call▁end｜>"
+    return f"<｜tool▁calls▁begin｜>{tokens}<｜tool▁calls▁end｜>", ""
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    parts=st.lists(
+        st.tuples(
+            between, st.sampled_from(["fence", "json", "hermes", "mistral", "deepseek"]), names, arguments
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    tail=between,
+    data=st.data(),
+)
+def test_text_and_calls_survive_any_chunking(
+    parts: list[tuple[str, str, str, dict[str, Any]]], tail: str, data: st.DataObject
+) -> None:
+    text = ""
+    expected_text = ""
+    expected_calls = []
+    for number, (before, fmt, name, args) in enumerate(parts):
+        if fmt in ("fence", "json") and (text + before) and not (text + before).endswith("\n"):
+            before += "\n"  # these formats start a line
+        # "[" on the line before a bare call object reads as an array of calls: ambiguous, skip it.
+        assume(not (fmt == "json" and (text + before).rstrip().endswith("[")))
+        markup, after = render(fmt, name, args)
+        text += before + markup + after
+        expected_text += before + after
+        expected_calls.append(ToolCall(f"call_gen_{number}", name, args, number, fmt))
+    text += tail
+    expected_text += tail
+    raw = text.encode()
+    cuts = data.draw(st.lists(st.integers(0, len(raw)), max_size=40))
+    events = feed_chunks(
+        split_at(raw, cuts), "text", detect=("fence", "json", "hermes", "mistral", "deepseek")
+    )
+    assert calls(events) == expected_calls
+    assert texts(events) == expected_text
+    assert normalize(events) == normalize(feed_chunks([raw], "text", detect=ALL))

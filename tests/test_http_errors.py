@@ -1,0 +1,79 @@
+"""An HTTP error response becomes a ProviderError event, whatever its body (pure functions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from streamcalls import ProviderError, StreamFinished
+from streamcalls._http import bad_response_events, problem_with
+
+
+@pytest.mark.parametrize(
+    ("status", "content_type", "problem"),
+    [
+        (200, "text/event-stream; charset=utf-8", None),
+        (200, "application/x-ndjson", None),
+        (200, "application/json", None),
+        (200, "application/vnd.amazon.eventstream", None),
+        (200, "text/plain", None),
+        (200, None, None),
+        (200, "text/html; charset=utf-8", "content-type"),
+        (401, "application/json", "status"),
+        (503, "text/event-stream", "status"),
+    ],
+)
+def test_what_is_parsed(status: int, content_type: str | None, problem: str | None) -> None:
+    assert problem_with(status, content_type) == problem
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "message", "code"),
+    [
+        (
+            401,
+            b'{"error": {"message": "Incorrect API key provided", "type": "invalid_request_error",'
+            b' "param": null, "code": "invalid_api_key"}}',
+            "HTTP 401 Unauthorized: Incorrect API key provided",
+            "invalid_api_key",
+        ),
+        (
+            529,
+            b'{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}',
+            "HTTP 529: Overloaded",
+            "overloaded_error",
+        ),
+        (
+            404,
+            b'{"error": "model \\"llama9\\" not found"}',
+            'HTTP 404 Not Found: model "llama9" not found',
+            "404",
+        ),
+        (
+            429,
+            b'[{"error": {"code": 429, "message": "Quota exceeded", "status": "RESOURCE_EXHAUSTED"}}]',
+            "HTTP 429 Too Many Requests: Quota exceeded",
+            "429",
+        ),
+        (422, b'{"detail": "Field required"}', "HTTP 422 Unprocessable Entity: Field required", "422"),
+        (500, b"not json at all", "HTTP 500 Internal Server Error: not json at all", "500"),
+        (502, b"", "HTTP 502 Bad Gateway: (empty body)", "502"),
+    ],
+)
+def test_json_error_bodies(status: int, body: bytes, message: str, code: str) -> None:
+    assert bad_response_events(status, "", "application/json", body) == [
+        ProviderError(message, code),
+        StreamFinished("error", provider_reason=message.split(":", maxsplit=1)[0]),
+    ]
+
+
+def test_an_html_page_is_summarized_by_its_title() -> None:
+    page = b"<html><head><title>502 Bad Gateway</title></head><body><center>nginx</center></body></html>"
+    events = bad_response_events(502, "Bad Gateway", "text/html", page)
+    assert events[0] == ProviderError("HTTP 502 Bad Gateway: 502 Bad Gateway", "502")
+
+
+def test_a_2xx_that_is_not_a_stream() -> None:
+    events = bad_response_events(200, "OK", "text/html", b"<html><body><p>Please log in</p></body></html>")
+    assert events[0] == ProviderError(
+        "HTTP 200 OK: expected a stream, got text/html: Please log in", "unexpected_content_type"
+    )
