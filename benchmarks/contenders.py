@@ -67,12 +67,15 @@ def _reads(stream: Stream, coalesced: bool) -> tuple[bytes, ...]:
 # -- streamcalls ---------------------------------------------------------------------------
 
 
-def _streamcalls(stream: Stream, *, coalesced: bool = False, detect: bool | None = None) -> Run:
+_DEFAULT = ("default",)  # leave ``detect`` to the library's default
+
+
+def _streamcalls(stream: Stream, *, coalesced: bool = False, detect: tuple[str, ...] | None = None) -> Run:
+    """streamcalls from bytes; ``detect`` None: ``("fence",)`` on fenced-text streams, else the default."""
     reads = _reads(stream, coalesced)
-    detect = stream.detect if detect is None else detect
-    options: dict[str, Any] = {}
-    if detect:
-        options["detect"] = ("fence",)
+    if detect is None:
+        detect = ("fence",) if stream.detect else _DEFAULT
+    options: dict[str, Any] = {} if detect == _DEFAULT else {"detect": detect}
     try:
         streamcalls.StreamParser(stream.provider, **options)
     except TypeError as exc:  # ``detect`` not accepted yet
@@ -421,23 +424,32 @@ def _reparse(stream: Stream, *, parser: str) -> Run:
 # -- the table of contenders -------------------------------------------------------------
 
 _NATIVE = frozenset({"openai", "anthropic"})
+_TEXT = frozenset({"openai-fence", "text-fence"})
 _ALL = frozenset({"openai", "anthropic", "ollama", "openai-fence", "text-fence"})
 
 CONTENDERS: tuple[Contender, ...] = (
     Contender(
         "streamcalls",
         "streamcalls",
-        "bytes in: one SSE event / NDJSON line per feed(); framing, decoding, assembly, events",
+        "bytes in: one SSE event / NDJSON line per feed(); framing, decoding, assembly, events "
+        "(default options; detect=('fence',) on the fenced-text streams)",
         _ALL,
         _streamcalls,
     ),
     Contender(
         "streamcalls-off",
         "streamcalls, detectors off",
-        "bytes in, as streamcalls, but no text detector: fenced calls stay text",
-        frozenset({"openai-fence", "text-fence"}),
-        lambda s: _streamcalls(s, detect=False),
+        "as streamcalls, with detect=(): fenced calls stay text",
+        _TEXT,
+        lambda s: _streamcalls(s, detect=()),
         checked=False,
+    ),
+    Contender(
+        "streamcalls-default",
+        "streamcalls, default detectors",
+        "as streamcalls, with the default detectors (fence and bare JSON)",
+        _TEXT,
+        lambda s: _streamcalls(s, detect=_DEFAULT),
     ),
     Contender(
         "floor",
