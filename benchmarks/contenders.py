@@ -67,15 +67,15 @@ def _reads(stream: Stream, coalesced: bool) -> tuple[bytes, ...]:
 # -- streamcalls ---------------------------------------------------------------------------
 
 
-_DEFAULT = ("default",)  # leave ``detect`` to the library's default
+def _fence_on_text(stream: Stream) -> tuple[str, ...] | None:
+    """The detectors of the main streamcalls row: the fence on fenced-text streams, else the default."""
+    return ("fence",) if stream.detect else None
 
 
-def _streamcalls(stream: Stream, *, coalesced: bool = False, detect: tuple[str, ...] | None = None) -> Run:
-    """streamcalls from bytes; ``detect`` None: ``("fence",)`` on fenced-text streams, else the default."""
+def _streamcalls(stream: Stream, *, detect: tuple[str, ...] | None, coalesced: bool = False) -> Run:
+    """streamcalls from bytes; ``detect`` is passed to StreamParser (None: the library's default)."""
     reads = _reads(stream, coalesced)
-    if detect is None:
-        detect = ("fence",) if stream.detect else _DEFAULT
-    options: dict[str, Any] = {} if detect == _DEFAULT else {"detect": detect}
+    options: dict[str, Any] = {} if detect is None else {"detect": detect}
     try:
         streamcalls.StreamParser(stream.provider, **options)
     except TypeError as exc:  # ``detect`` not accepted yet
@@ -434,7 +434,7 @@ CONTENDERS: tuple[Contender, ...] = (
         "bytes in: one SSE event / NDJSON line per feed(); framing, decoding, assembly, events "
         "(default options; detect=('fence',) on the fenced-text streams)",
         _ALL,
-        _streamcalls,
+        lambda s: _streamcalls(s, detect=_fence_on_text(s)),
     ),
     Contender(
         "streamcalls-off",
@@ -449,7 +449,7 @@ CONTENDERS: tuple[Contender, ...] = (
         "streamcalls, default detectors",
         "as streamcalls, with the default detectors (fence and bare JSON)",
         _TEXT,
-        lambda s: _streamcalls(s, detect=_DEFAULT),
+        lambda s: _streamcalls(s, detect=None),
     ),
     Contender(
         "floor",
@@ -464,7 +464,7 @@ CONTENDERS: tuple[Contender, ...] = (
         "streamcalls, 1-4 KB reads",
         "as streamcalls, the same bytes in coalesced 1-4 KB reads",
         _ALL - {"text-fence"},
-        lambda s: _streamcalls(s, coalesced=True),
+        lambda s: _streamcalls(s, detect=_fence_on_text(s), coalesced=True),
         coalesced=True,
         baseline="streamcalls-1-4k",
     ),

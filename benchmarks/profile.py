@@ -32,7 +32,7 @@ from streamcalls._framing import make_framer
 from streamcalls._limits import Limits
 from streamcalls.providers import adapter_for
 
-from .contenders import _streamcalls
+from .contenders import contender
 from .streams import (
     Stream,
     anthropic_stream,
@@ -137,7 +137,7 @@ def profile(key: str, top: int = 18) -> int:
         print("µs per chunk, by layer (median of interleaved runs, no profiler):")
         for name, value in layers(stream).items():
             print(f"  {value:6.2f}  {name}")
-    run = _streamcalls(stream)
+    run = contender("streamcalls").prepare(stream)
     run()
     prof = cProfile.Profile()
     prof.enable()
