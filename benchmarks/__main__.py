@@ -88,13 +88,21 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         ("All results", report.markdown_results(results)),
         ("What each contender's timed loop includes", report.markdown_legend()),
     ]
-    print(f"streamcalls benchmark: `{COMMAND}`, {elapsed:.0f} s{' (--quick)' if quick else ''}")
-    print("Times are medians of interleaved runs in one process; compare ratios, not absolute numbers.")
+    env = report.environment(COMMAND)
+    print(
+        f"streamcalls benchmark: `{COMMAND}`{' --quick' if quick else ''}, {elapsed:.0f} s, "
+        f"Python {env['python']}, {env['cpus']} CPUs, streamcalls {env['versions']['streamcalls']}"
+    )
+    print(
+        "A chunk is one network read: one SSE event or NDJSON line per read, unless a row says 1-4 KB reads.\n"
+        "Times are CPU time of the benchmark thread, medians of runs interleaved with the other contenders\n"
+        "on the same streams (see 'runs'); compare the ratios, which are measured in this one run."
+    )
     for heading, body in sections:
         print(f"\n### {heading}\n\n{body}")
 
     payload: dict[str, Any] = {
-        "environment": report.environment(COMMAND),
+        "environment": env,
         "quick": quick,
         "elapsed_s": elapsed,
         "targets": [t.__dict__ for t in checks],
