@@ -28,7 +28,7 @@ from typing import Any, cast
 import msgspec
 
 import streamcalls
-from streamcalls import ParseError, ToolCallCompleted, ToolCallFailed
+from streamcalls import ToolCallCompleted
 
 from .streams import Stream, coalesce, fence_ids, sse_events
 
@@ -85,25 +85,19 @@ def _streamcalls(stream: Stream, *, detect: tuple[str, ...] | None, coalesced: b
     parser_class = streamcalls.StreamParser
     provider = stream.provider
     completed = ToolCallCompleted
-    bad = (ToolCallFailed, ParseError)
 
     def run() -> list[CallTuple]:
+        # The loop a user writes: act on each completed call as it comes.  A
+        # call that failed is missing from the result, which the check catches.
         parser = parser_class(provider, id_factory=fence_ids(), **options)
         calls = []
-        problems = []
         for read in reads:
             for event in parser.feed(read):
                 if type(event) is completed:
                     calls.append(event.call)
-                elif type(event) in bad:
-                    problems.append(event)
         for event in parser.close():
             if type(event) is completed:
                 calls.append(event.call)
-            elif type(event) in bad:
-                problems.append(event)
-        if problems:
-            raise AssertionError(f"streamcalls reported {problems[:3]!r}")
         return [(c.id, c.name, c.arguments) for c in calls]
 
     return run
