@@ -18,6 +18,7 @@ from typing import Any
 from . import report
 from .contenders import CONTENDERS
 from .memory import measure_memory
+from .profile import layers
 from .runner import Result, Settings, measure_group
 from .streams import (
     Stream,
@@ -77,6 +78,11 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         del streams
     _log("memory (tracemalloc)")
     memory = measure_memory(n_parsers=1000 if quick else 10_000)
+    _log("layers (where streamcalls' time goes)")
+    breakdown = {
+        s.key: layers(s, rounds=5 if quick else 11)
+        for s in (openai_stream(4, 2000), anthropic_stream(4, 2000))
+    }
     elapsed = time.perf_counter() - started
 
     checks = report.targets(results, memory)
@@ -84,6 +90,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         ("Targets", report.markdown_targets(checks)),
         ("Headline (paste into the README)", report.markdown_summary(results)),
         ("Scaling from 10 KB to 100 KB arguments", report.markdown_scaling(results)),
+        ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
         ("All results", report.markdown_results(results)),
         ("What each contender's timed loop includes", report.markdown_legend()),
@@ -109,6 +116,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         "results": [r.as_dict() for r in results],
         "scaling": report.scaling(results),
         "memory": memory,
+        "layers_us_per_chunk": breakdown,
     }
     name = "quick" if quick else "latest"
     report.write_json(out_dir / f"{name}.json", payload)

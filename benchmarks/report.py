@@ -18,6 +18,7 @@ from .runner import Result
 __all__ = (
     "Target",
     "environment",
+    "markdown_layers",
     "markdown_legend",
     "markdown_memory",
     "markdown_results",
@@ -262,6 +263,16 @@ def markdown_summary(results: Sequence[Result]) -> str:
             else:
                 lines.append(f"{head}| {r.label} | - | {r.note} |")
             head = "| | | | "
+    return "\n".join(lines)
+
+
+def markdown_layers(breakdown: dict[str, dict[str, float]]) -> str:
+    streams = list(breakdown)
+    lines = ["| layer | " + " | ".join(streams) + " |", "|---|" + "--:|" * len(streams)]
+    for layer in next(iter(breakdown.values()), {}):
+        lines.append(
+            f"| {layer.strip()} | " + " | ".join(f"{breakdown[s][layer]:.2f}" for s in streams) + " |"
+        )
     return "\n".join(lines)
 
 

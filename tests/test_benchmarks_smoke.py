@@ -15,6 +15,7 @@ import pytest
 from benchmarks import report
 from benchmarks.contenders import CONTENDERS, Contender, Unavailable
 from benchmarks.memory import idle_parsers
+from benchmarks.profile import layers
 from benchmarks.runner import Mismatch, Settings, check, measure_group
 from benchmarks.streams import (
     Stream,
@@ -98,6 +99,7 @@ def test_runner_and_report(tmp_path: Path) -> None:
         report.markdown_targets(report.targets(results, memory)),
         report.markdown_memory(memory),
         report.markdown_legend(),
+        report.markdown_layers({streams[0].key: layers(streams[0], rounds=1)}),
     ):
         assert text.startswith("|")
     report.write_json(tmp_path / "r.json", {"results": [r.as_dict() for r in results]})
