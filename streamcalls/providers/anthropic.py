@@ -77,6 +77,7 @@ class _Event(msgspec.Struct, gc=False):
 
 
 _decoder = msgspec.json.Decoder(_Event)
+_decode = _decoder.decode
 
 STOP_REASONS = {
     "end_turn": "stop",
@@ -119,9 +120,16 @@ class AnthropicAdapter(Adapter):
         if self.emit.finished:
             self.emit.after_end(data)
             return
-        event = decode_view(_decoder, data, self.emit, "Anthropic event")
-        if event is not None:
-            self._event(event)
+        event: _Event | None
+        try:
+            event = _decode(data)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            # decode_view decodes again to tell what went wrong and report it
+            # as an event; calling it only here saves a call per event.
+            event = decode_view(_decoder, data, self.emit, "Anthropic event")
+            if event is None:
+                return
+        self._event(event)
 
     def on_object(self, obj: Any) -> None:
         event = convert_view(obj, _Event, self.emit, "Anthropic event")
