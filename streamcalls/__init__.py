@@ -9,7 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from ._api import parse, parse_iter
-from ._errors import MalformedStreamError, StreamError, ToolCallError, UsageError
+from ._errors import (
+    MalformedStreamError,
+    StreamError,
+    StreamInterrupted,
+    StreamStalled,
+    ToolCallError,
+    UsageError,
+)
 from ._events import (
     Event,
     ParseError,
@@ -27,6 +34,7 @@ from ._events import (
 from ._limits import Limits
 from ._parser import ParserState, StreamParser
 from ._results import ToolResult
+from .codec import Tool, augment_system_prompt, encode_call, encode_result, encode_tools, extract
 
 if _TYPE_CHECKING:
     from ._aio import aparse
@@ -74,8 +82,11 @@ __all__ = (
     "ReasoningDelta",
     "StreamError",
     "StreamFinished",
+    "StreamInterrupted",
     "StreamParser",
+    "StreamStalled",
     "TextDelta",
+    "Tool",
     "ToolCall",
     "ToolCallCompleted",
     "ToolCallDelta",
@@ -88,6 +99,11 @@ __all__ = (
     "UsageError",
     "__version__",
     "aparse",
+    "augment_system_prompt",
+    "encode_call",
+    "encode_result",
+    "encode_tools",
+    "extract",
     "from_anthropic_stream",
     "from_httpx",
     "from_httpx_sync",

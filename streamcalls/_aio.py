@@ -8,13 +8,14 @@ on first use of ``streamcalls.aparse`` (never by ``import streamcalls``).
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import AsyncGenerator, AsyncIterable
 from typing import Any
 
 import anyio
 
 from ._api import Chunk
-from ._errors import UsageError
+from ._errors import StreamInterrupted, StreamStalled, UsageError
 from ._events import Event
 from ._parser import StreamParser
 
@@ -46,7 +47,11 @@ async def aclose_quietly(*resources: object) -> None:
 
 
 def aparse(
-    source: AsyncIterable[Chunk], provider: str = "auto", **options: Any
+    source: AsyncIterable[Chunk],
+    provider: str = "auto",
+    *,
+    idle_timeout: float | None = None,
+    **options: Any,
 ) -> AsyncGenerator[Event, None]:
     """Parse an async stream of chunks: yields each event as soon as its chunk is fed.
 
@@ -62,6 +67,13 @@ def aparse(
     ``contextlib.aclosing``), the source is closed: its iterator's ``aclose()``
     and its own, if it has them.
 
+    Faults: if the source raises (the connection dropped), the events that
+    end a cut-off stream are yielded -- the call that was open as
+    ``ToolCallFailed``, ``StreamFinished("error")`` -- and then
+    :class:`~streamcalls.StreamInterrupted` is raised from the source's error.
+    With ``idle_timeout``, a source that sends nothing for that many seconds
+    ends the same way with :class:`~streamcalls.StreamStalled`.
+
     :raises UsageError: if ``source`` is not an async iterable (at the call).
     """
     if not hasattr(source, "__aiter__"):
@@ -71,14 +83,31 @@ def aparse(
             else "pass an async iterable of bytes or str chunks"
         )
         raise UsageError(f"aparse() takes an async iterable, not {type(source).__name__}: {hint}")
+    if idle_timeout is not None and not idle_timeout > 0:
+        raise UsageError(f"idle_timeout must be a positive number of seconds, not {idle_timeout!r}")
     parser = StreamParser(provider, **options)
-    return _events(source, parser)
+    return _events(source, parser, math.inf if idle_timeout is None else idle_timeout)
 
 
-async def _events(source: AsyncIterable[Chunk], parser: StreamParser) -> AsyncGenerator[Event, None]:
+async def _events(
+    source: AsyncIterable[Chunk], parser: StreamParser, idle_timeout: float
+) -> AsyncGenerator[Event, None]:
     chunks = source.__aiter__()
     try:
-        async for chunk in chunks:
+        while True:
+            try:
+                with anyio.fail_after(idle_timeout):
+                    chunk = await chunks.__anext__()
+            except StopAsyncIteration:
+                break
+            except TimeoutError as exc:
+                for event in parser.close():
+                    yield event
+                raise StreamStalled(f"no data for {idle_timeout:g} s; the stream was abandoned") from exc
+            except Exception as exc:
+                for event in parser.close():
+                    yield event
+                raise StreamInterrupted(f"the stream broke off before its end: {exc!r}") from exc
             for event in parser.feed(chunk):
                 yield event
         for event in parser.close():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ._errors import StreamInterrupted
 from ._events import Event
 from ._parser import StreamParser
 
@@ -19,11 +20,24 @@ def parse_iter(chunks: Iterable[Chunk] | Chunk, provider: str = "auto", **option
     ``chunks`` is ``bytes``/``str`` or any iterable of them (a file opened in
     binary mode, ``httpx.Response.iter_bytes()``, ...).  Options are those
     of :class:`StreamParser`.
+
+    If the iterable raises (the connection dropped), the events that end a
+    cut-off stream are yielded (the open call as ``ToolCallFailed``,
+    ``StreamFinished("error")``), then :class:`StreamInterrupted` is raised
+    from the iterable's error.
     """
     parser = StreamParser(provider, **options)
     if isinstance(chunks, (bytes, bytearray, memoryview, str)):
         chunks = (chunks,)
-    for chunk in chunks:
+    iterator = iter(chunks)
+    while True:
+        try:
+            chunk = next(iterator)
+        except StopIteration:
+            break
+        except Exception as exc:
+            yield from parser.close()
+            raise StreamInterrupted(f"the stream broke off before its end: {exc!r}") from exc
         yield from parser.feed(chunk)
     yield from parser.close()
 

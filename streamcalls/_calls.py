@@ -165,7 +165,19 @@ class Call:
 class CallAssembler:
     """Builds calls and emits their events into ``out``."""
 
-    __slots__ = ("_limits", "_new_id", "_open", "_opened", "_out", "completed", "count", "native", "sources")
+    __slots__ = (
+        "_ids",
+        "_limits",
+        "_new_id",
+        "_open",
+        "_opened",
+        "_out",
+        "completed",
+        "count",
+        "held",
+        "native",
+        "sources",
+    )
 
     def __init__(
         self, out: list[Event], limits: Limits, id_factory: IdFactory | None, *, native: bool = True
@@ -174,9 +186,11 @@ class CallAssembler:
         self._limits = limits
         self._new_id = id_factory or random_call_id
         self._open: list[Call] = []
+        self._ids: set[str] = set()  # ids of the calls started so far
         self._opened = 0  # calls opened so far, for max_calls
         self.count = 0  # calls started so far; the next call's index
         self.completed = 0
+        self.held = 0  # argument characters held by the open calls, for max_buffered_bytes
         self.native = native  # False: native calls are reported as failed, never run
         self.sources: set[str] = set()  # the sources of the calls started so far
 
@@ -195,7 +209,7 @@ class CallAssembler:
                 self._opened += 1
                 index = self.count
                 self.count += 1
-                call_id = call_id or self._new_id()
+                call_id = self._unique(call_id or self._new_id())
                 self._out.append(ToolCallStarted(index, call_id, name or ""))
                 error = f"stream has more calls than max_calls={limits.max_calls}; the rest are dropped"
                 self._out.append(ToolCallFailed(index, call_id, name or "", "", error))
@@ -207,12 +221,25 @@ class CallAssembler:
             self._start(call)
         return call
 
+    def _unique(self, call_id: str) -> str:
+        """Ids stay unique within a stream: a provider that gives a second call
+        the id of an earlier one gets a ``#2`` (``#3``, ...) suffix on it."""
+        ids = self._ids
+        if call_id in ids:
+            number = 2
+            while f"{call_id}#{number}" in ids:
+                number += 1
+            call_id = f"{call_id}#{number}"
+        ids.add(call_id)
+        return call_id
+
     def discard(self, call: Call) -> None:
         """Forget a call that never started (a text candidate that was not a call)."""
         if not call.started and call.status == OPEN:
             call.status = FAILED
             self._open.remove(call)
             self._opened -= 1
+            self.held -= call.size
 
     def set_name(self, call: Call, name: str) -> None:
         """Give a call its name if it has none yet (later names are ignored)."""
@@ -229,6 +256,7 @@ class CallAssembler:
         call.started = True
         call.index = self.count
         self.count += 1
+        call.id = self._unique(call.id)
         self.sources.add(call.source)
         out = self._out
         out.append(ToolCallStarted(call.index, call.id, call.name))
@@ -242,41 +270,70 @@ class CallAssembler:
     def feed(self, call: Call, fragment: str) -> int:
         """Add an argument fragment.
 
-        Completes the call when its JSON value closes.  Returns -1, or, when
-        the value closed before the fragment's end and what follows is not
-        blank, the offset where that rest (a second value) begins: the caller
-        decides whether it starts a new call.
+        Completes the call when its JSON value closes.  Returns -1, or the
+        offset in ``fragment`` where the call's text ended before the
+        fragment did: the value closed and something other than blank space
+        follows (a second value: the caller decides whether it starts a new
+        call), or -- for a call found in text -- a limit was reached there.
         """
         if call.status != OPEN or not fragment:
             return -1
-        size = call.size + len(fragment)
-        if size > self._limits.max_arguments_bytes:
-            call.parts.append(fragment)
-            self.fail(call, f"arguments exceed max_arguments_bytes={self._limits.max_arguments_bytes}")
-            return -1
-        call.size = size
+        limits = self._limits
+        native = call.source == "native"
+        room = limits.max_arguments_bytes - call.size
+        over = len(fragment) > room
+        if over or self.held + len(fragment) > limits.max_buffered_bytes:
+            breach = self._breach(call, len(fragment))
+            if breach:
+                if native:  # a provider's fragment is its unit: it stays whole in the raw text
+                    call.parts.append(fragment)
+                    self.fail(call, breach)
+                    return -1
+                # A call found in text stops exactly at the limit, however the text was chunked.
+                room = min(room, limits.max_buffered_bytes - self.held)
+                fragment = fragment[:room]
+                over = True
+        call.size += len(fragment)
+        self.held += len(fragment)
         scanner = call.scanner
         end = scanner.feed(fragment)
         rest = -1
+        if scanner.state == TOO_DEEP:
+            if not native:
+                rest = scanner.deep_at
+                fragment = fragment[:rest]
         # What follows the value in the same fragment: a provider's blank tail
         # stays in its raw fragment; anything else -- and, for a call found in
         # text, even blanks, which its detector parses -- goes back to the caller.
-        if 0 <= end < len(fragment) and (call.source != "native" or not fragment[end:].isspace()):
+        elif 0 <= end < len(fragment) and (not native or not fragment[end:].isspace()):
             rest = end
             fragment = fragment[:end]
-        parts = call.parts
-        parts.append(fragment)
-        if call.started:
-            self._out.append(ToolCallDelta(call.index, fragment))
-            # Only emitted fragments are joined: _start replays the others as deltas.
-            if len(parts) >= call.joined + JOIN_EVERY:
-                call.join_tail()
+        if fragment:
+            parts = call.parts
+            parts.append(fragment)
+            if call.started:
+                self._out.append(ToolCallDelta(call.index, fragment))
+                # Only emitted fragments are joined: _start replays the others as deltas.
+                if len(parts) >= call.joined + JOIN_EVERY:
+                    call.join_tail()
         if end >= 0:
             if not call.deferred:
                 self._finish(call)
         elif scanner.state == TOO_DEEP:
-            self.fail(call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}")
+            self.fail(call, f"arguments nest deeper than max_json_depth={limits.max_json_depth}")
+        elif over:
+            self.fail(call, self._breach(call, 1))
+            rest = room
         return rest
+
+    def _breach(self, call: Call, more: int) -> str:
+        """The limit that ``more`` characters of arguments would break, if any."""
+        limits = self._limits
+        if call.size + more > limits.max_arguments_bytes:
+            return f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}"
+        if self.held + more > limits.max_buffered_bytes:
+            return f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}"
+        return ""
 
     def whole(self, call: Call, arguments: Any, raw: str | None = None) -> None:
         """Complete a call whose arguments arrived whole (an object or a JSON string)."""
@@ -326,6 +383,7 @@ class CallAssembler:
             self._start(call)
         call.status = FAILED
         self._open.remove(call)
+        self.held -= call.size
         self._out.append(ToolCallFailed(call.index, call.id, call.name, call.raw(), error))
 
     def fail_open(self, error: str) -> None:
@@ -365,5 +423,6 @@ class CallAssembler:
             self._start(call)
         call.status = COMPLETED
         self._open.remove(call)
+        self.held -= call.size
         self.completed += 1
         self._out.append(ToolCallCompleted(ToolCall(call.id, call.name, arguments, call.index, call.source)))

@@ -18,6 +18,7 @@ are replayed into a text stream.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,7 @@ import msgspec
 
 from ._adapter import Adapter
 from ._emitter import Emitter
+from ._events import ParseError
 from ._eventstream import PRELUDE_BYTES, valid_prelude
 from ._framing import make_framer
 from ._records import Framer, RecordSink
@@ -33,7 +35,6 @@ from .providers.text import TextAdapter
 
 __all__ = ("AutoDetector", "sniff_framing")
 
-_BOM = b"\xef\xbb\xbf"
 _SSE_FIELDS = (b"data:", b"event:", b"id:", b"retry:", b":")
 _WHITESPACE = b" \t\r\n"
 # What a framing's provider is when its first record is an error object,
@@ -43,40 +44,64 @@ _ERROR_DEFAULT = {"sse": "openai", "ndjson": "ollama", "json-array": "gemini", "
 Resolved = Callable[[Framer, Adapter], None]
 
 
-def sniff_framing(raw: bytes | bytearray) -> tuple[str, int] | None:
-    """The framing the stream's first bytes show, and where its data starts
-    (after a BOM); None while the bytes seen so far could still be either."""
-    if raw[:1] == b"\0":  # an event-stream message's length starts with 0 below 16 MiB
-        if len(raw) < PRELUDE_BYTES:
-            return None
-        if valid_prelude(raw):
-            return "eventstream", 0
-    start = 0
-    if raw[:3] == _BOM:
-        start = 3
-    elif _BOM.startswith(raw):
-        return None
-    body = bytes(raw[start:]).lstrip(_WHITESPACE)
-    if not body:
-        return None
-    first = body[:1]
-    if first == b"{":
-        return "ndjson", start
-    if first == b"[" and "json-array" in _FRAMINGS:
-        second = body[1:].lstrip(_WHITESPACE)[:1]
-        if not second:
-            return None
-        return ("json-array" if second == b"{" else "text"), start
-    for field in _SSE_FIELDS:
-        if body.startswith(field):
-            return "sse", start
-        if len(body) < len(field) and field.startswith(body):
-            return None
-    return "text", start
+_SIGNIFICANT = re.compile(rb"[^ \t\r\n]")
 
 
-# Framings with a framer; extended as framers are added.
-_FRAMINGS = {"sse", "ndjson", "text", "json-array", "eventstream"}
+class FramingSniffer:
+    """Decides the framing from a stream's first significant bytes.
+
+    It is asked again as bytes arrive, and looks at each byte once: leading
+    whitespace (which may be long) is skipped from where the last look ended.
+    """
+
+    __slots__ = ("_first", "_scanned")
+
+    def __init__(self) -> None:
+        self._first = -1  # offset of the first byte that is not whitespace
+        self._scanned = 0  # bytes known to be whitespace after the deciding one
+
+    @property
+    def first(self) -> int:
+        """How many blank bytes the stream starts with (once known)."""
+        return max(self._first, 0)
+
+    def sniff(self, raw: bytes | bytearray) -> str | None:
+        """The framing, or None while the bytes so far could still be either."""
+        if raw[:1] == b"\0":  # an event-stream message's length starts with 0 below 16 MiB
+            if len(raw) < PRELUDE_BYTES:
+                return None
+            if valid_prelude(raw):
+                return "eventstream"
+        first = self._first
+        if first < 0:
+            found = _SIGNIFICANT.search(raw, self._scanned)
+            if found is None:
+                self._scanned = len(raw)
+                return None
+            first = self._first = found.start()
+            self._scanned = first + 1
+        lead = raw[first : first + 1]
+        if lead == b"{":
+            return "ndjson"
+        if lead == b"[":
+            # A streamed JSON array of objects; "[1] a footnote" is text.
+            found = _SIGNIFICANT.search(raw, self._scanned)
+            if found is None:
+                self._scanned = len(raw)
+                return None
+            return "json-array" if raw[found.start()] == ord("{") else "text"
+        head = bytes(raw[first : first + 7])
+        for field in _SSE_FIELDS:
+            if head.startswith(field):
+                return "sse"
+            if len(head) < len(field) and field.startswith(head):
+                return None
+        return "text"
+
+
+def sniff_framing(raw: bytes | bytearray) -> str | None:
+    """The framing of a stream that starts with ``raw`` (None: cannot tell yet)."""
+    return FramingSniffer().sniff(raw)
 
 
 def _keys(obj: Any) -> str:
@@ -94,8 +119,11 @@ class AutoDetector:
         "_framer",
         "_framing",
         "_keep_raw",
+        "_mark",
         "_raw",
         "_resolved",
+        "_sniffer",
+        "_text_from",
         "_to_text_done",
         "adapter",
         "sink",
@@ -105,11 +133,14 @@ class AutoDetector:
         self._emit = emit
         self._resolved = resolved
         self._raw = bytearray()
+        self._sniffer = FramingSniffer()
         self._framer: Framer | None = None
         self._framing = ""
         self._keep_raw = False
         self._first = True
         self._to_text_done = False  # fell back to text: the old framer's records are replayed
+        self._text_from = -1  # where in the output the fallback was decided, until it is made
+        self._mark = 0  # the output's length when the current feed began
         self.adapter: Adapter | None = None
         self.sink: RecordSink = self
 
@@ -117,19 +148,20 @@ class AutoDetector:
 
     def feed(self, data: bytes) -> None:
         framer = self._framer
+        self._mark = len(self._emit.out)
         if framer is not None:
             if self._keep_raw:
-                self._hold(data)
+                self._raw += data
             framer.feed(data)
+            self._after_framing()
             return
         self._raw += data
-        found = sniff_framing(self._raw)
-        if found is None:
+        framing = self._sniffer.sniff(self._raw)
+        if framing is None:
             if len(self._raw) <= self._emit.limits.max_detect_bytes:
                 return
-            found = ("text", 0)
-        framing, start = found
-        raw = bytes(self._raw[start:])
+            framing = "text"
+        raw = bytes(self._raw)
         self._raw = bytearray()
         if framing == "text":
             self._to_text(raw)
@@ -140,20 +172,34 @@ class AutoDetector:
             self._raw += raw
         self._framer = make_framer(framing, self, self._emit)
         self._framer.feed(raw)
+        self._after_framing()
 
-    def _hold(self, data: bytes) -> None:
-        self._raw += data
-        if len(self._raw) > self._emit.limits.max_detect_bytes:
-            self._keep_raw = False  # too late to be text: stop keeping bytes
+    def _after_framing(self) -> None:
+        self._fall_back_if_asked()
+        if self.adapter is None and self._framing_errors():
+            self._first = False  # the framer skipped bytes: its first record is not the stream's start
+        self._drop_raw_if_too_long()
+
+    def _framing_errors(self) -> bool:
+        """Did the framer report anything during this feed?"""
+        return any(type(event) is ParseError for event in self._emit.out[self._mark :])
+
+    def _drop_raw_if_too_long(self) -> None:
+        """While the first record is unfinished, every byte after the leading
+        blanks is part of it: once those pass max_detect_bytes, the stream can
+        no longer turn out to be text (see ``on_record``), so stop keeping bytes."""
+        if self._keep_raw and len(self._raw) - self._sniffer.first > self._emit.limits.max_detect_bytes:
+            self._keep_raw = False
             self._raw = bytearray()
 
     def close(self) -> None:
         framer = self._framer
+        self._mark = len(self._emit.out)
         if framer is not None:
             framer.close()
-        elif self._raw.strip(_WHITESPACE).lstrip(_BOM):
-            raw = bytes(self._raw)
-            self._to_text(raw[3:] if raw.startswith(_BOM) else raw)
+            self._fall_back_if_asked()
+        elif self._raw.strip(_WHITESPACE):
+            self._to_text(bytes(self._raw))
         if self._framer is not framer and self._framer is not None:
             self._framer.close()  # the text framer that closing made us fall back to
 
@@ -166,13 +212,15 @@ class AutoDetector:
         if adapter is not None:  # a record after the decision, in the same feed
             adapter.on_record(name, data)
             return
-        first = self._first
+        # Only a first record of at most max_detect_bytes can make the stream
+        # text (a rule on the stream, not on how it was chunked).
+        first = self._first and len(data) <= self._emit.limits.max_detect_bytes and not self._framing_errors()
         self._first = False
         try:
             obj = msgspec.json.decode(data)
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             if first and self._keep_raw:
-                self._to_text(bytes(self._raw))
+                self._ask_for_text()
             else:
                 self._emit.parse_error(f"cannot tell the provider: {self._framing} record is not JSON", data)
             return
@@ -181,7 +229,7 @@ class AutoDetector:
                 self._use(cls).on_record(name, data)
                 return
         if first and self._keep_raw and TextAdapter.recognizes(name, obj):
-            self._to_text(bytes(self._raw))
+            self._ask_for_text()
             return
         default = ADAPTERS.get(_ERROR_DEFAULT.get(self._framing, ""))
         if default is not None and isinstance(obj, dict) and "error" in obj:
@@ -208,6 +256,18 @@ class AutoDetector:
         framer.sink = adapter
         self._resolved(framer, adapter)
         return adapter
+
+    def _ask_for_text(self) -> None:
+        """The stream is the model's text after all.  The switch happens once the
+        old framer has returned: what it still reports about these bytes is void."""
+        self._to_text_done = True
+        self._text_from = len(self._emit.out)
+
+    def _fall_back_if_asked(self) -> None:
+        if self._text_from >= 0:
+            del self._emit.out[self._text_from :]
+            self._text_from = -1
+            self._to_text(bytes(self._raw))
 
     def _to_text(self, raw: bytes) -> None:
         adapter = TextAdapter(self._emit)

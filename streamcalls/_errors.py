@@ -12,7 +12,14 @@ from collections.abc import Sequence
 
 from ._events import Event, ParseError
 
-__all__ = ("MalformedStreamError", "StreamError", "ToolCallError", "UsageError")
+__all__ = (
+    "MalformedStreamError",
+    "StreamError",
+    "StreamInterrupted",
+    "StreamStalled",
+    "ToolCallError",
+    "UsageError",
+)
 
 
 class StreamError(Exception):
@@ -45,3 +52,17 @@ class ToolCallError(StreamError, ValueError):
     def __init__(self, message: str, raw: str) -> None:
         super().__init__(message)
         self.raw = raw
+
+
+class StreamInterrupted(StreamError):
+    """The source of a stream failed before its end (the connection dropped, ...).
+
+    Raised by the iterating helpers (``parse_iter``, ``aparse``, ``from_httpx``)
+    after they have yielded what the parser's ``close()`` gives for a cut-off
+    stream: the call that was open as ``ToolCallFailed``, and
+    ``StreamFinished("error")``.  The source's own exception is ``__cause__``.
+    """
+
+
+class StreamStalled(StreamInterrupted):
+    """No data came for ``idle_timeout`` seconds (``aparse(..., idle_timeout=...)``)."""

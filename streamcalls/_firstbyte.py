@@ -3,10 +3,9 @@
 One provider can answer in more than one framing: Gemini's
 ``streamGenerateContent`` is SSE with ``?alt=sse`` and one streamed JSON
 array without it, and the caller who names the provider need not say which
-URL was used.  The first byte that is not whitespace (after a UTF-8 BOM,
-which is dropped) decides, and the real framer is built then and gets every
-byte from that one on.  Until that byte arrives nothing is held but
-whitespace and BOM bytes.
+URL was used.  The first byte that is not whitespace decides (the parser
+has already dropped a BOM), and the real framer is built then and gets every
+byte from that one on.  Leading whitespace is dropped, not held.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from ._records import Framer, RecordSink
 
 __all__ = ("FirstByteFramer", "json_or_sse")
 
-_BOM = b"\xef\xbb\xbf"
 _WHITESPACE = b" \t\r\n"
 
 
@@ -29,7 +27,7 @@ def json_or_sse(first: int) -> str:
 class FirstByteFramer:
     """Holds back until the first significant byte, then delegates to the chosen framer."""
 
-    __slots__ = ("_build", "_choose", "_framer", "_held", "_sink")
+    __slots__ = ("_build", "_choose", "_framer", "_sink")
 
     def __init__(
         self,
@@ -41,7 +39,6 @@ class FirstByteFramer:
         self._choose = choose
         self._build = build
         self._framer: Framer | None = None
-        self._held = b""  # a BOM prefix and whitespace seen so far
 
     @property
     def sink(self) -> RecordSink:
@@ -55,24 +52,13 @@ class FirstByteFramer:
 
     def feed(self, data: bytes) -> None:
         framer = self._framer
-        if framer is not None:
-            framer.feed(data)
-            return
-        held = self._held + data
-        start = 0
-        if held.startswith(_BOM):
-            start = 3
-        elif _BOM.startswith(held[:3]) and len(held) < 3:
-            self._held = held
-            return
-        body = held[start:].lstrip(_WHITESPACE)
-        if not body:
-            self._held = held[:3] if start else b""  # keep only a BOM, not the whitespace
-            return
-        self._held = b""
-        framer = self._build(self._choose(body[0]), self._sink)
-        self._framer = framer
-        framer.feed(body)
+        if framer is None:
+            data = data.lstrip(_WHITESPACE)
+            if not data:
+                return
+            framer = self._build(self._choose(data[0]), self._sink)
+            self._framer = framer
+        framer.feed(data)
 
     def close(self) -> None:
         if self._framer is not None:

@@ -39,7 +39,7 @@ TOO_DEEP = 4  # nesting went past the limit
 class JsonScanner:
     """Tracks one JSON value across fragments and reports where it ends."""
 
-    __slots__ = ("depth", "escape", "in_string", "max_depth", "state")
+    __slots__ = ("deep_at", "depth", "escape", "in_string", "max_depth", "state")
 
     def __init__(self, max_depth: int) -> None:
         self.max_depth = max_depth
@@ -47,6 +47,7 @@ class JsonScanner:
         self.depth = 0
         self.in_string = False
         self.escape = False
+        self.deep_at = -1  # offset just past the bracket that went too deep
 
     def feed(self, text: str) -> int:
         """Scan the next fragment.
@@ -117,6 +118,7 @@ class JsonScanner:
                     depth += 1
                     if depth > self.max_depth:
                         self.state = TOO_DEEP
+                        self.deep_at = pos
                         return -1
                 else:
                     depth -= 1

@@ -21,6 +21,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
       above ``max_arguments_bytes``.
     - ``max_event_bytes``: the data of one SSE event or one binary frame.
     - ``max_arguments_bytes``: the arguments of one call (counted in characters).
+    - ``max_buffered_bytes``: the arguments of all the calls open at once, together.
     - ``max_json_depth``: nesting of a call's arguments.
     - ``max_calls``: calls in one stream.
     - ``max_detect_bytes``: bytes held while ``provider="auto"`` decides.
@@ -29,6 +30,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     max_line_bytes: int = 80 * _MiB
     max_event_bytes: int = 80 * _MiB
     max_arguments_bytes: int = 64 * _MiB
+    max_buffered_bytes: int = 256 * _MiB
     max_json_depth: int = 512
     max_calls: int = 10_000
     max_detect_bytes: int = 1 * _MiB

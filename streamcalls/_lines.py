@@ -28,9 +28,14 @@ def preview(raw: bytes | bytearray, limit: int = 200) -> str:
 
 
 class LineBuffer:
-    """Turns chunks into complete lines (without their line ends)."""
+    """Turns chunks into complete lines (without their line ends).
 
-    __slots__ = ("_discarding", "_max", "_out", "_skip_lf", "_tail", "_what")
+    A line over ``max_line_bytes`` comes out as ``None`` in its place: the
+    framer calls :meth:`report_long` then, so the error takes its place among
+    the events, whatever the chunking.
+    """
+
+    __slots__ = ("_discarding", "_long", "_max", "_out", "_skip_lf", "_tail", "_what")
 
     def __init__(self, out: list[Event], max_line_bytes: int, what: str) -> None:
         self._out = out
@@ -39,9 +44,10 @@ class LineBuffer:
         self._tail = bytearray()
         self._skip_lf = False  # the last chunk ended with CR
         self._discarding = False  # inside a line that went over the limit
+        self._long: list[bytes] = []  # previews of the too-long lines not yet reported
 
-    def split(self, data: bytes) -> list[bytes]:
-        """Add a chunk; return the lines it completed."""
+    def split(self, data: bytes) -> list[bytes | None]:
+        """Add a chunk; return the lines it completed (None for one over the limit)."""
         if self._skip_lf and data:
             self._skip_lf = False
             if data[0] == _LF:
@@ -55,34 +61,34 @@ class LineBuffer:
                 self._tail += data
                 if len(self._tail) > self._max:
                     self._overflow()
+                    return [None]
             return []
-        lines = data.split(b"\n")
+        lines: list[bytes | None] = data.split(b"\n")  # type: ignore[assignment]
         tail = self._tail
         if self._discarding:
             self._discarding = False
             del lines[0]  # the end of the line that was over the limit
         elif tail:
-            tail += lines[0]
+            tail += lines[0]  # type: ignore[arg-type]
             lines[0] = bytes(tail)
             tail.clear()
         last = lines.pop()
+        if lines and (len(data) > self._max or len(lines[0]) > self._max):  # type: ignore[arg-type]
+            self._mark_long(lines)
         if last:
             tail += last
             if len(tail) > self._max:
                 self._overflow()
-        if lines and (len(data) > self._max or len(lines[0]) > self._max):
-            lines = self._drop_long(lines)
+                lines.append(None)
         return lines
 
-    def _drop_long(self, lines: list[bytes]) -> list[bytes]:
+    def _mark_long(self, lines: list[bytes | None]) -> None:
         """Complete lines over the limit are reported like a tail that overflowed."""
-        kept = []
-        for line in lines:
-            if len(line) > self._max:
-                self._report(line)
-            else:
-                kept.append(line)
-        return kept
+        limit = self._max
+        for number, line in enumerate(lines):
+            if line is not None and len(line) > limit:
+                self._long.append(line[:201])
+                lines[number] = None
 
     def take_rest(self) -> bytes:
         """At end of input: the unfinished last line (no line end came)."""
@@ -92,11 +98,13 @@ class LineBuffer:
         return rest
 
     def _overflow(self) -> None:
-        self._report(self._tail)
+        self._long.append(bytes(self._tail[:201]))
         self._tail.clear()
         self._discarding = True
 
-    def _report(self, line: bytes | bytearray) -> None:
+    def report_long(self) -> None:
+        """Report the too-long line that a ``None`` stood for."""
+        line = self._long.pop(0)
         self._out.append(
             ParseError(
                 f"{self._what} line exceeds max_line_bytes={self._max}; skipped to the next line",

@@ -19,8 +19,11 @@ class NDJSONFramer:
     def feed(self, data: bytes) -> None:
         sink = self.sink
         for line in self._lines.split(data):
-            if line and not line.isspace():
-                sink.on_record(None, line)
+            if line:
+                if not line.isspace():
+                    sink.on_record(None, line)
+            elif line is None:
+                self._lines.report_long()
 
     def close(self) -> None:
         # A last line without a line end is common in NDJSON: deliver it; if

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ._adapter import Adapter, as_mapping
+from ._bom import LeadingBom
 from ._calls import IdFactory
 from ._detect import AutoDetector
 from ._emitter import Emitter
@@ -72,7 +73,7 @@ class StreamParser:
     :raises UsageError: for an unknown provider name.
     """
 
-    __slots__ = ("_adapter", "_emit", "_framer", "_provider", "_state", "_strict")
+    __slots__ = ("_adapter", "_bom", "_emit", "_framer", "_provider", "_state", "_strict")
 
     def __init__(
         self,
@@ -94,6 +95,7 @@ class StreamParser:
         self._emit = emit
         self._strict = strict
         self._state = ParserState.OPEN
+        self._bom: LeadingBom | None = LeadingBom()
         self._adapter: Adapter | None
         self._framer: Framer
         if provider == "auto":
@@ -130,6 +132,13 @@ class StreamParser:
             raise UsageError("feed() after close(): a parser takes one stream")
         if type(data) is not bytes:
             data = _as_bytes(data)
+        bom = self._bom
+        if bom is not None:
+            data = bom.strip(data)
+            if bom.done:
+                self._bom = None
+            if not data:
+                return self._drain()
         self._framer.feed(data)
         return self._drain()
 
@@ -168,6 +177,12 @@ class StreamParser:
             return []
         self._state = ParserState.CLOSED
         framer = self._framer
+        if self._bom is not None:
+            held = self._bom.flush()  # the start of a BOM that never completed is data
+            self._bom = None
+            if held:
+                framer.feed(held)
+                framer = self._framer
         framer.close()
         adapter = self._adapter
         if adapter is not None:

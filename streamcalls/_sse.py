@@ -44,10 +44,13 @@ class SSEFramer:
     def feed(self, data: bytes) -> None:
         self._lines_in(self._lines.split(data))
 
-    def _lines_in(self, lines: list[bytes]) -> None:
+    def _lines_in(self, lines: list[bytes | None]) -> None:
         for line in lines:
             if not line:
-                self._dispatch()
+                if line is None:
+                    self._lines.report_long()
+                else:
+                    self._dispatch()
             elif line.startswith(b"data:"):
                 value = line[6:] if line[5:6] == b" " else line[5:]
                 self._data.append(value)

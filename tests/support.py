@@ -11,7 +11,16 @@ from typing import Any
 import msgspec
 
 import streamcalls
-from streamcalls import Event, ReasoningDelta, TextDelta, ToolCallDelta
+from streamcalls import (
+    Event,
+    ReasoningDelta,
+    StreamFinished,
+    TextDelta,
+    ToolCallCompleted,
+    ToolCallDelta,
+    ToolCallFailed,
+    ToolCallStarted,
+)
 
 DATA = Path(__file__).parent / "data"
 
@@ -109,3 +118,42 @@ def corpus() -> list[Case]:
         if path.suffix in STREAM_SUFFIXES and not path.name.endswith((".events.jsonl", ".options.json")):
             cases.append(Case(path, path.parent.name))
     return cases
+
+
+CALL_EVENTS = (ToolCallStarted, ToolCallDelta, ToolCallCompleted, ToolCallFailed)
+
+
+def check_protocol(events: list[Event]) -> None:
+    started: list[int] = []
+    ended: set[int] = set()
+    deltas: dict[int, list[str]] = {}
+    ids: set[str] = set()
+    finished_at = None
+    for position, event in enumerate(events):
+        if isinstance(event, StreamFinished):
+            assert finished_at is None, "StreamFinished twice"
+            finished_at = position
+            continue
+        if not isinstance(event, CALL_EVENTS):
+            continue
+        assert finished_at is None, f"call event after StreamFinished: {event}"
+        if isinstance(event, ToolCallStarted):
+            assert event.index == len(started), "indices must be 0, 1, 2, ... in start order"
+            assert event.id not in ids, "ids must be unique"
+            ids.add(event.id)
+            started.append(event.index)
+            deltas[event.index] = []
+            continue
+        index = event.call.index if isinstance(event, ToolCallCompleted) else event.index
+        assert index in started, f"{type(event).__name__} before ToolCallStarted"
+        assert index not in ended, f"event after the call ended: {event}"
+        if isinstance(event, ToolCallDelta):
+            deltas[index].append(event.arguments_delta)
+        else:
+            ended.add(index)
+            if isinstance(event, ToolCallCompleted) and event.call.source == "native" and deltas[index]:
+                raw = "".join(deltas[index]).strip()
+                if raw.startswith("{"):
+                    assert msgspec.json.decode(raw) == event.call.arguments
+    assert finished_at is not None, "no StreamFinished"
+    assert set(started) == ended, "a call never ended"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import aclosing
 
 import anyio
@@ -107,18 +107,70 @@ async def test_a_sync_iterable_is_refused_with_a_hint() -> None:
         streamcalls.aparse(42)  # type: ignore[arg-type]
 
 
-async def test_an_error_from_the_source_propagates_and_the_source_is_closed() -> None:
+async def test_a_dropped_connection_fails_the_open_call_then_raises_a_clear_error() -> None:
     closed = False
+    stream = (DATA / "openai" / "one_call.sse").read_bytes()
+    cut = stream.index(b"location")  # inside the call's arguments
 
     async def failing() -> AsyncIterator[bytes]:
         nonlocal closed
         try:
-            yield PARALLEL[:100]
+            yield stream[:cut]
             raise ConnectionResetError("peer went away")
         finally:
             closed = True
 
-    with pytest.raises(ConnectionResetError):
-        async for _ in streamcalls.aparse(failing()):
-            pass
+    events: list[streamcalls.Event] = []
+
+    async def consume() -> None:
+        async for event in streamcalls.aparse(failing()):
+            events.append(event)
+
+    with pytest.raises(streamcalls.StreamInterrupted, match="broke off") as info:
+        await consume()
+    assert isinstance(info.value.__cause__, ConnectionResetError)
+    failed = [e for e in events if isinstance(e, streamcalls.ToolCallFailed)]
+    assert [(f.name, f.error) for f in failed] == [("get_weather", "stream ended before the call completed")]
+    assert events[-1] == streamcalls.StreamFinished("error", None, None)
     assert closed
+
+
+async def test_an_idle_source_ends_with_stream_stalled() -> None:
+    async def stalls() -> AsyncIterator[bytes]:
+        yield b'data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n'
+        await anyio.sleep(3600)
+        yield b""  # pragma: no cover
+
+    events: list[streamcalls.Event] = []
+
+    async def consume() -> None:
+        async for event in streamcalls.aparse(stalls(), idle_timeout=0.2):
+            events.append(event)
+
+    with anyio.fail_after(30), pytest.raises(streamcalls.StreamStalled, match=r"no data for 0\.2 s"):
+        await consume()
+    assert events[0] == streamcalls.TextDelta("hi")
+    assert events[-1] == streamcalls.StreamFinished("error", None, None)
+
+
+def test_idle_timeout_must_be_positive() -> None:
+    async def empty() -> AsyncIterator[bytes]:
+        yield b""
+
+    with pytest.raises(streamcalls.UsageError, match="idle_timeout"):
+        streamcalls.aparse(empty(), idle_timeout=0)
+
+
+def test_the_sync_twin_fails_the_open_call_then_raises() -> None:
+    stream = (DATA / "anthropic" / "one_call.sse").read_bytes()
+    cut = stream.index(b"renheit")
+
+    def failing() -> Iterator[bytes]:
+        yield stream[:cut]
+        raise OSError("reset")
+
+    events: list[streamcalls.Event] = []
+    with pytest.raises(streamcalls.StreamInterrupted) as info:
+        events.extend(streamcalls.parse_iter(failing()))
+    assert isinstance(info.value.__cause__, OSError)
+    assert [type(e).__name__ for e in events[-3:]] == ["ToolCallFailed", "ParseError", "StreamFinished"]

@@ -13,7 +13,7 @@ from streamcalls import (
     ToolCall,
     ToolCallCompleted,
 )
-from streamcalls._detect import sniff_framing
+from streamcalls._detect import FramingSniffer, sniff_framing
 from tests.streams import ANTHROPIC_END, ANTHROPIC_START, openai_chunk, openai_finish
 from tests.support import bytewise, feed_chunks
 
@@ -31,14 +31,36 @@ from tests.support import bytewise, feed_chunks
         (b"Hello", "text"),
         (b"dat", None),  # could still be "data:"
         (b"date: today", "text"),
-        (b"\xef\xbb", None),  # could be a BOM
-        (b"\xef\xbb\xbfdata: x", "sse"),
         (b"   ", None),
+        (b"[ \n ", None),  # a JSON array, or text?
+        (b"[ \n {", "json-array"),
+        (b"[1] a footnote", "text"),
     ],
 )
 def test_framing_from_the_first_bytes(head: bytes, framing: str | None) -> None:
-    found = sniff_framing(head)
-    assert (found[0] if found else None) == framing
+    assert sniff_framing(head) == framing
+
+
+def test_the_sniffer_looks_at_each_byte_once() -> None:
+    sniffer = FramingSniffer()
+    raw = bytearray()
+    for _ in range(100_000):  # a hostile stream of blanks, one byte at a time
+        raw += b" "
+        assert sniffer.sniff(raw) is None
+    raw += b"data: {}"
+    assert sniffer.sniff(raw) == "sse"
+
+
+@pytest.mark.parametrize("provider", ["auto", "openai"])
+@pytest.mark.parametrize("split", [0, 1, 2, 3, 4])
+def test_a_leading_bom_is_dropped_for_every_provider(provider: str, split: int) -> None:
+    stream = b"\xef\xbb\xbf" + openai_chunk({"content": "x"}) + openai_finish("stop")
+    events = feed_chunks([stream[:split], stream[split:]], provider)
+    assert events == [TextDelta("x"), StreamFinished("stop", None, "stop")]
+
+
+def test_a_bom_start_that_never_completes_is_data() -> None:
+    assert feed_chunks([b"\xef\xbb"], "text") == [TextDelta("\ufffd"), StreamFinished("stop", None, None)]
 
 
 def test_detected_provider_is_reported() -> None:

@@ -233,8 +233,8 @@ def test_prelude_check_and_auto_detection() -> None:
     assert not valid_prelude(A[:11])
     assert not valid_prelude(b"\x00" * 12)
     assert sniff_framing(A[:11]) is None  # a 0x00 first byte waits for the whole prelude
-    assert sniff_framing(A[:12]) == ("eventstream", 0)
-    assert sniff_framing(b"\x00" * 12) == ("text", 0)
+    assert sniff_framing(A[:12]) == "eventstream"
+    assert sniff_framing(b"\x00" * 12) == "text"
 
 
 def test_fixtures_are_built_from_their_sources() -> None:

@@ -227,6 +227,27 @@ def test_the_arguments_limit_fails_the_call_by_name() -> None:
     assert not completed(events)
 
 
+def test_the_stream_wide_limit_on_open_calls_arguments() -> None:
+    # Two calls open at once (blocks interleaved): each is under max_arguments_bytes,
+    # together they pass max_buffered_bytes, and the call that breaks it fails by name.
+    stream = [
+        ANTHROPIC_START,
+        anthropic_tool_start(0, "toolu_a", "f"),
+        anthropic_tool_start(1, "toolu_b", "g"),
+        anthropic_json(0, '{"x": "' + "a" * 60),
+        anthropic_json(1, '{"y": "' + "b" * 60),
+        anthropic_json(0, '"}'),
+        anthropic_stop(0),
+        anthropic_stop(1),
+        ANTHROPIC_END,
+    ]
+    limits = Limits(max_arguments_bytes=100, max_buffered_bytes=100)
+    events = feed_chunks(stream, "anthropic", limits=limits)
+    assert failed(events)[0].name == "g"
+    assert failed(events)[0].error == "the open calls' arguments together exceed max_buffered_bytes=100"
+    assert [c.name for c in completed(events)] == ["f"]
+
+
 def test_the_call_count_limit() -> None:
     stream = b"".join(openai_call_start(i, f"c{i}", "f", "{}") for i in range(5)) + openai_finish()
     events = feed_chunks([stream], "openai", limits=Limits(max_calls=3))

@@ -28,6 +28,14 @@ CONTRACT = {
     "StreamError",
     "UsageError",
     "MalformedStreamError",
+    # the codec (issue 8)
+    "Tool",
+    "ToolCallError",
+    "extract",
+    "encode_tools",
+    "encode_result",
+    "encode_call",
+    "augment_system_prompt",
 }
 
 

@@ -288,7 +288,7 @@ async def test_cancelling_the_enclosing_scope_cancels_tools_and_closes_the_sourc
     assert gate.closed
 
 
-async def test_an_error_from_the_source_is_raised_from_the_loop_as_it_is() -> None:
+async def test_a_broken_source_fails_the_open_call_and_raises_stream_interrupted() -> None:
     async def failing() -> AsyncIterator[bytes]:
         yield openai_call_start(0, "call_a", "add", '{"a": 1, "b": 2}')
         yield openai_call_start(1, "call_b", "add", "{")
@@ -304,9 +304,13 @@ async def test_an_error_from_the_source_is_raised_from_the_loop_as_it_is() -> No
             async for item in run:
                 items.append(item)
 
-    with pytest.raises(ConnectionResetError, match="peer went away"):
+    with pytest.raises(streamcalls.StreamInterrupted, match="peer went away") as info:
         await consume()
-    assert any(isinstance(i, ToolCallCompleted) for i in items)
+    assert isinstance(info.value.__cause__, ConnectionResetError)
+    assert any(isinstance(i, ToolCallCompleted) for i in items)  # call_a completed and ran
+    assert [i.name for i in items if isinstance(i, streamcalls.ToolCallFailed)] == [
+        "add"
+    ]  # call_b was cut off
 
 
 async def test_an_error_in_the_block_is_not_wrapped() -> None:

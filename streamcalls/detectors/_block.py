@@ -68,11 +68,15 @@ class BlockBody:
         if match is None:
             held = self._close_hold[line_start].search(text, max(pos, len(text) - 96))
             cut = held.start() if held is not None else len(text)
-            self._body(text, pos, cut)
+            rejected_at = self._body(text, pos, cut)
+            if rejected_at >= 0:
+                return rejected_at
             if cut > pos:
                 self._line_start = text[cut - 1] == "\n"
             return cut
-        self._body(text, pos, match.start())
+        rejected_at = self._body(text, pos, match.start())
+        if rejected_at >= 0:
+            return rejected_at
         if self.status == ACTIVE:
             self._close_block()
         return match.end()
@@ -93,23 +97,26 @@ class BlockBody:
             self.status = DONE
             self.object.fail_call("the block was never closed (the text ended inside it)", self._raw_text())
 
-    def _body(self, text: str, start: int, stop: int) -> None:
+    def _body(self, text: str, start: int, stop: int) -> int:
+        """Feed the body's next part; returns where the object was rejected, or -1."""
         if start >= stop or self.status != ACTIVE:
-            return
-        if self._raw_size <= self._max_raw:
-            self._raw.append(text[start:stop])
-            self._raw_size += stop - start
+            return -1
+        room = self._max_raw - self._raw_size
+        if room > 0:  # keep exactly the first max_arguments_bytes of the block, however chunked
+            self._raw.append(text[start : min(stop, start + room)])
+        self._raw_size += stop - start
         obj = self.object
         if obj.status == PARSING:
             pos = obj.feed(text[start:stop], 0)
             start += pos
             if obj.status == OBJECT_REJECTED:
                 self.status = REJECTED
-                return
+                return start  # prose resumes exactly where the candidate stopped being one
             if obj.status == INVALID and not self._error:
                 self._error = obj.error or "malformed tool call object"
         if obj.status == OBJECT_DONE and not self._error and text[start:stop].strip(_WHITESPACE):
             self._error = "unexpected text after the tool call object"
+        return -1
 
     def _close_block(self) -> None:
         self.status = DONE

@@ -66,6 +66,7 @@ class CallObjectParser:
         "_key",
         "_pieces",
         "_scalar_for",
+        "_short",
         "_skipper",
         "_source",
         "_state",
@@ -97,6 +98,7 @@ class CallObjectParser:
         self._state = _KEY_OR_CLOSE if opened else _OPEN
         self._key = ""
         self._pieces: list[str] = []  # the key, name or id being read
+        self._short = 0  # its length so far
         self._escape = False  # the last piece ended on a backslash inside a string
         self._string_for = ""
         self._scalar_for = ""
@@ -205,23 +207,27 @@ class CallObjectParser:
     def _string(self, text: str, pos: int) -> int:
         if self._escape:  # this character was escaped at the end of the last piece
             self._escape = False
-            self._pieces.append(text[pos])
+            self._take(text, pos, pos + 1)
             return pos + 1
-        match = _STRING_END.search(text, pos)
+        room = _MAX_SHORT - self._short
+        match = _STRING_END.search(text, pos, pos + room + 1)
         if match is None:
-            self._pieces.append(text[pos:])
-            return self._check_short(len(text))
+            if len(text) - pos > room:
+                return self._too_long(pos + room)
+            self._take(text, pos, len(text))
+            return len(text)
         at = match.start()
         if text[at] == "\\":
             if at + 1 >= len(text):
-                self._pieces.append(text[pos:])
+                self._take(text, pos, len(text))
                 self._escape = True
                 return len(text)
-            self._pieces.append(text[pos : at + 2])
-            return self._check_short(at + 2)
-        self._pieces.append(text[pos:at])
+            self._take(text, pos, at + 2)
+            return at + 2
+        self._take(text, pos, at)
         raw = "".join(self._pieces)
         self._pieces.clear()
+        self._short = 0
         try:
             value = msgspec.json.decode('"' + raw + '"', type=str)
         except msgspec.DecodeError:
@@ -242,20 +248,27 @@ class CallObjectParser:
                 return at + 1
         return at + 1
 
-    def _check_short(self, pos: int) -> int:
-        if sum(map(len, self._pieces)) > _MAX_SHORT:
-            return self._bad(pos, f"a key, name or id longer than {_MAX_SHORT} characters")
-        return pos
+    def _take(self, text: str, start: int, stop: int) -> None:
+        self._pieces.append(text[start:stop])
+        self._short += stop - start
+
+    def _too_long(self, pos: int) -> int:
+        # Cut exactly at the limit, so that every chunking gives the same result.
+        return self._bad(pos, f"a key, name, id or value longer than {_MAX_SHORT} characters")
 
     def _scalar(self, text: str, pos: int) -> int:
-        match = _SCALAR_END.search(text, pos)
+        room = _MAX_SHORT - self._short
+        match = _SCALAR_END.search(text, pos, pos + room + 1)
         if match is None:
-            self._pieces.append(text[pos:])
-            return self._check_short(len(text))
+            if len(text) - pos > room:
+                return self._too_long(pos + room)
+            self._take(text, pos, len(text))
+            return len(text)
         at = match.start()
-        self._pieces.append(text[pos:at])
+        self._take(text, pos, at)
         raw = "".join(self._pieces)
         self._pieces.clear()
+        self._short = 0
         self._state = _AFTER_VALUE
         try:
             value: Any = msgspec.json.decode(raw)
@@ -287,7 +300,7 @@ class CallObjectParser:
         if call.status == FAILED:  # over a limit: the object is lost
             self.status = INVALID
             self.error = ""
-            return len(text)
+            return pos + rest if rest >= 0 else len(text)
         if call.closed_json:
             self._state = _AFTER_VALUE
             return pos + rest if rest >= 0 else len(text)

@@ -193,15 +193,25 @@ class TextChannel:
             self._candidate_size = len(trigger)
 
     def _drive(self, detector: Detector, text: str, pos: int) -> int:
+        room = -1
+        full = text
+        if not detector.committed:
+            # A candidate may hold at most max_candidate characters: it sees no more
+            # than that, so that where it stops does not depend on the chunking.
+            room = self._max_candidate - self._candidate_size
+            if len(text) - pos > room:
+                text = text[: pos + room]
         stop = detector.feed(text, pos)
         status = detector.status
         if status == ACTIVE:
             if detector.committed:
                 self._candidate.clear()
+                if text is not full and stop == len(text):
+                    return self._drive(detector, full, stop)  # it committed: the rest is its own
             else:
                 self._candidate.append(text[pos:stop])
                 self._candidate_size += stop - pos
-                if self._candidate_size > self._max_candidate:
+                if stop - pos == room:
                     # Too long to be held as a maybe: it is prose.
                     detector.abandon()
                     self._active = None

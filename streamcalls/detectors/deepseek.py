@@ -31,6 +31,8 @@ SEP = "<｜tool▁sep｜>"
 _WHITESPACE = " \t\r\n"
 _MAX_HEAD = 256
 _CODE_OPEN_LINE = re.compile(r"```(?:json)?[ \t]*\r?\n")
+# What the text may end with while it could still become that line.
+_CODE_OPEN_PREFIX = re.compile(r"(?:`{1,3}|```j|```js|```jso|```json[ \t]*\r?|```[ \t]*\r?)\Z")
 
 # States.
 _LIST = 0  # between calls
@@ -101,9 +103,9 @@ class DeepSeekDetector(Detector):
                 if match is not None:
                     self._state = _ARGUMENTS_START
                     return match.end()
-                return (
-                    pos if len(text) - pos < 16 else self._fail(pos, "expected ```json before the arguments")
-                )
+                if _CODE_OPEN_PREFIX.match(text, pos):
+                    return pos  # the rest of the line may still come
+                return self._fail(pos, "expected ```json before the arguments")
             self._state = _ARGUMENTS_START
             return pos
         if state == _ARGUMENTS_START:
@@ -123,17 +125,19 @@ class DeepSeekDetector(Detector):
         return pos
 
     def _until(self, text: str, pos: int, stop: str) -> int:
-        """Collect text up to ``stop`` (the head or the V3 name)."""
-        at = text.find(stop, pos)
+        """Collect text up to ``stop`` (the head or the V3 name), at most _MAX_HEAD characters."""
+        room = _MAX_HEAD - sum(map(len, self._head))
+        at = text.find(stop, pos, pos + room + len(stop))
         if at < 0:
             cut = len(text)
             for keep in range(min(len(stop) - 1, len(text) - pos), 0, -1):
                 if stop.startswith(text[len(text) - keep :]):
                     cut = len(text) - keep
                     break
+            if cut - pos > room:  # cut exactly at the limit, however the text was chunked
+                self._head = []  # too long to be a name
+                return self._fail(pos + room, "expected <｜tool▁sep｜> after the tool name")
             self._head.append(text[pos:cut])
-            if sum(map(len, self._head)) > _MAX_HEAD:
-                return self._fail(cut, "expected <｜tool▁sep｜> after the tool name")
             return cut
         self._head.append(text[pos:at])
         head = "".join(self._head).strip()

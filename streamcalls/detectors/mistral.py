@@ -86,13 +86,14 @@ class MistralDetector(Detector):
         return pos
 
     def _token(self, text: str, pos: int) -> int:
-        match = _TOKEN.match(text, pos)
-        assert match is not None
         target = self._name if self._state == _NAME else self._call_id
+        room = _MAX_NAME - sum(map(len, target))
+        match = _TOKEN.match(text, pos, pos + room + 1)
+        assert match is not None
+        if match.end() - pos > room:  # cut exactly at the limit, however the text was chunked
+            return self._fail(pos + room, "the tool name or call id after [TOOL_CALLS] is too long")
         target.append(match.group())
         pos = match.end()
-        if sum(map(len, target)) > _MAX_NAME:
-            return self._fail(pos, "the tool name or call id after [TOOL_CALLS] is too long")
         if pos == len(text):
             return pos
         char = text[pos]

@@ -1,0 +1,34 @@
+"""The other half of a tool loop: reading complete responses, writing requests.
+
+- :func:`extract`: the tool calls in a complete, non-streamed response of any
+  provider, with the fallback cascade (native calls, then fences, then bare
+  JSON in the text);
+- :func:`encode_tools`, :func:`encode_call`, :func:`encode_result`: tool
+  definitions, the assistant's calls and the tools' results in each
+  provider's request format;
+- :func:`augment_system_prompt`: the ``~~~tool_call`` fence protocol for
+  models without native tool calls.
+
+Provider names are the parser's: ``"openai"``, ``"openai-responses"``,
+``"anthropic"``, ``"ollama"``, ``"gemini"``, ``"bedrock"``, ``"cohere"``,
+and every alias of OpenAI's format (``"openrouter"``, ``"groq"``, ...).
+"""
+
+from __future__ import annotations
+
+from ._encode import Message, encode_call, encode_result, encode_tools
+from ._extract import extract
+from ._names import CODEC_PROVIDERS
+from ._prompt import augment_system_prompt
+from ._tool import Tool
+
+__all__ = (
+    "CODEC_PROVIDERS",
+    "Message",
+    "Tool",
+    "augment_system_prompt",
+    "encode_call",
+    "encode_result",
+    "encode_tools",
+    "extract",
+)

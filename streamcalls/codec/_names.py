@@ -1,0 +1,38 @@
+"""Provider names for the codec: the parser's names, and the servers that speak OpenAI's."""
+
+from __future__ import annotations
+
+from .._errors import UsageError
+from ..providers import ALIASES
+
+__all__ = ("CODEC_PROVIDERS", "resolve")
+
+# Each has its own request and response shapes; every alias of the parser
+# ("openrouter", "groq", "vllm", ...) speaks OpenAI Chat's.
+CODEC_PROVIDERS: tuple[str, ...] = (
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "ollama",
+    "gemini",
+    "bedrock",
+    "cohere",
+)
+
+
+def resolve(provider: str, *, text: bool = False) -> str:
+    """The canonical name for a provider name or alias.
+
+    ``text=True`` also accepts ``"text"`` (a model's raw text, for :func:`extract`).
+
+    :raises UsageError: for a name the codec does not know.
+    """
+    if provider in CODEC_PROVIDERS or (text and provider == "text"):
+        return provider
+    name = ALIASES.get(provider)
+    if name is not None:
+        return name
+    known = [*CODEC_PROVIDERS, *ALIASES]
+    if text:
+        known.append("text")
+    raise UsageError(f"unknown provider {provider!r}; expected one of {', '.join(map(repr, known))}")

@@ -1,0 +1,273 @@
+"""Reading complete (non-streamed) responses: each provider's calls and text.
+
+A reader takes the decoded response -- or the assistant message inside it,
+as :func:`~streamcalls.encode_call` writes it -- and returns what it holds:
+the native calls, exactly as sent (the caller checks them), and the text
+segments in which the text detectors may look for calls.  Reasoning
+(``thinking``, ``thought`` parts, Cohere's ``tool_plan``) is neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from .._errors import UsageError
+
+__all__ = ("READERS", "Found", "Native", "detect_provider")
+
+
+class Native(NamedTuple):
+    """A call as the provider sent it: nothing checked yet."""
+
+    id: Any
+    name: Any
+    arguments: Any
+    has_arguments: bool  # False: the key was absent (Gemini's call without arguments)
+    entry: dict[str, Any]  # the object that held the call, to show when it is malformed
+
+
+class Found:
+    __slots__ = ("_run", "natives", "texts")
+
+    def __init__(self) -> None:
+        self.natives: list[Native] = []
+        self.texts: list[str] = []  # one per run of consecutive text
+        self._run: list[str] = []
+
+    def text(self, text: object) -> None:
+        if isinstance(text, str) and text:
+            self._run.append(text)
+
+    def end_text(self) -> None:
+        if self._run:
+            self.texts.append("".join(self._run))
+            self._run = []
+
+    def call(self, call_id: Any, name: Any, holder: dict[str, Any], key: str) -> None:
+        self.end_text()
+        self.natives.append(Native(call_id, name, holder.get(key), key in holder, holder))
+
+    def done(self) -> Found:
+        self.end_text()
+        return self
+
+
+Reader = Callable[[Any], Found]
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _unrecognized(provider: str, obj: Any) -> UsageError:
+    return UsageError(f"not a complete {provider} response or assistant message: {obj!r:.200}")
+
+
+# -- OpenAI Chat, Ollama, Cohere v2: {choices: [{message}]}, {message}, or the message ------------
+
+
+def read_chat(obj: Any) -> Found:
+    if not isinstance(obj, dict):
+        raise _unrecognized("chat", obj)
+    found = Found()
+    if "choices" in obj:
+        choices = _list(obj["choices"])
+        first = _dict(choices[0]) if choices else {}
+        if "delta" in first and "message" not in first:
+            raise UsageError("a streamed chunk, not a complete response: parse the stream with StreamParser")
+        _chat_message(_dict(first.get("message")), found)
+    elif isinstance(obj.get("message"), dict):
+        _chat_message(obj["message"], found)  # Ollama /api/chat, Cohere v2
+    elif isinstance(obj.get("response"), str):
+        found.text(obj["response"])  # Ollama /api/generate
+    elif "role" in obj or "tool_calls" in obj or "content" in obj:
+        _chat_message(obj, found)
+    else:
+        raise _unrecognized("chat", obj)
+    return found.done()
+
+
+def _chat_message(message: dict[str, Any], found: Found) -> None:
+    content = message.get("content")
+    if isinstance(content, str):
+        found.text(content)
+    else:  # OpenAI content parts, Cohere content blocks
+        for part in _list(content):
+            part = _dict(part)
+            if part.get("type") in ("text", "output_text"):
+                found.text(part.get("text"))
+    found.end_text()
+    for entry in _list(message.get("tool_calls")):
+        entry = _dict(entry)
+        function = _dict(entry.get("function"))
+        found.call(entry.get("id"), function.get("name"), function, "arguments")
+    legacy = message.get("function_call")  # OpenAI's deprecated single call
+    if isinstance(legacy, dict):
+        found.call(None, legacy.get("name"), legacy, "arguments")
+
+
+# -- OpenAI Responses: {output: [items]}, or a list of items ----------------------------------------
+
+
+def read_responses(obj: Any) -> Found:
+    if isinstance(obj, list):
+        items = obj
+    elif isinstance(obj, dict) and isinstance(obj.get("output"), list):
+        items = obj["output"]
+    elif isinstance(obj, dict) and "type" in obj:
+        items = [obj]
+    else:
+        raise _unrecognized("OpenAI Responses", obj)
+    found = Found()
+    for item in items:
+        item = _dict(item)
+        kind = item.get("type")
+        if kind == "function_call":
+            found.call(item.get("call_id"), item.get("name"), item, "arguments")
+        elif (kind == "message" or "role" in item) and item.get("role", "assistant") == "assistant":
+            content = item.get("content")
+            if isinstance(content, str):
+                found.text(content)
+            for part in _list(content):
+                part = _dict(part)
+                if part.get("type") in ("output_text", "text"):
+                    found.text(part.get("text"))
+            found.end_text()
+    return found.done()
+
+
+# -- Anthropic: a message with content blocks ---------------------------------------------------------
+
+
+def read_anthropic(obj: Any) -> Found:
+    if not isinstance(obj, dict) or "content" not in obj:
+        raise _unrecognized("Anthropic", obj)
+    found = Found()
+    content = obj["content"]
+    if isinstance(content, str):
+        found.text(content)
+    for block in _list(content):
+        block = _dict(block)
+        kind = block.get("type")
+        if kind == "text":
+            found.text(block.get("text"))
+        elif kind == "tool_use":
+            found.call(block.get("id"), block.get("name"), block, "input")
+        elif kind not in ("thinking", "redacted_thinking"):
+            found.end_text()  # server tools and their results are not client calls
+    return found.done()
+
+
+# -- Gemini: GenerateContentResponse, or a Content ----------------------------------------------------
+
+
+def read_gemini(obj: Any) -> Found:
+    if not isinstance(obj, dict):
+        raise _unrecognized("Gemini", obj)
+    if "candidates" in obj:
+        candidates = _list(obj["candidates"])
+        content = _dict(_dict(candidates[0]).get("content")) if candidates else {}
+    elif "parts" in obj:
+        content = obj
+    else:
+        raise _unrecognized("Gemini", obj)
+    found = Found()
+    for part in _list(content.get("parts")):
+        part = _dict(part)
+        # REST spells it functionCall; an SDK object dumped to a dict, function_call.
+        call = part.get("functionCall", part.get("function_call"))
+        if isinstance(call, dict):
+            found.call(call.get("id"), call.get("name"), call, "args")
+        elif "text" in part and not part.get("thought"):
+            found.text(part["text"])
+    return found.done()
+
+
+# -- Bedrock Converse: {output: {message}}, or the message ------------------------------------------
+
+
+def read_bedrock(obj: Any) -> Found:
+    if isinstance(obj, dict) and isinstance(obj.get("output"), dict):
+        message = _dict(obj["output"].get("message"))
+    elif isinstance(obj, dict) and "content" in obj:
+        message = obj
+    else:
+        raise _unrecognized("Bedrock Converse", obj)
+    found = Found()
+    for block in _list(message.get("content")):
+        block = _dict(block)
+        use = block.get("toolUse")
+        if isinstance(use, dict):
+            found.call(use.get("toolUseId"), use.get("name"), use, "input")
+        elif "text" in block:
+            found.text(block["text"])
+        elif "reasoningContent" not in block:
+            found.end_text()
+    return found.done()
+
+
+def read_text(obj: Any) -> Found:
+    found = Found()
+    found.text(obj)
+    return found.done()
+
+
+READERS: dict[str, Reader] = {
+    "openai": read_chat,
+    "openai-responses": read_responses,
+    "anthropic": read_anthropic,
+    "ollama": read_chat,
+    "gemini": read_gemini,
+    "bedrock": read_bedrock,
+    "cohere": read_chat,
+    "text": read_text,
+}
+
+
+def detect_provider(obj: Any) -> str:
+    """Which provider's shape this decoded response (or assistant message) has.
+
+    :raises UsageError: when no shape fits (an error body is named as such).
+    """
+    if isinstance(obj, list):
+        # A list of Responses output (or input) items; not, say, a streamed Gemini array.
+        if all(isinstance(item, dict) and ("type" in item or "role" in item) for item in obj):
+            return "openai-responses"
+        raise UsageError(f"a list is read as OpenAI Responses items, and this one is not: {obj!r:.200}")
+    if not isinstance(obj, dict):
+        raise UsageError(f"a response is a JSON object (or a list of Responses items), not {obj!r:.200}")
+    if "choices" in obj:
+        return "openai"
+    if "candidates" in obj or "parts" in obj:
+        return "gemini"
+    output = obj.get("output")
+    if isinstance(output, list) or obj.get("object") == "response" or obj.get("type") == "function_call":
+        return "openai-responses"
+    if isinstance(output, dict):
+        return "bedrock"
+    if isinstance(obj.get("message"), dict):
+        return "ollama" if "done" in obj else "cohere"
+    if "done" in obj and "response" in obj:
+        return "ollama"
+    if "tool_calls" in obj or "function_call" in obj:
+        return "openai"  # or Ollama's or Cohere's message: one reader reads them all
+    content = obj.get("content")
+    if isinstance(content, list):
+        blocks = [block for block in content if isinstance(block, dict)]
+        if blocks and not any("type" in block for block in blocks):
+            return "bedrock"  # blocks keyed by their kind: {"text"}, {"toolUse"}
+        if any(block.get("type") in ("output_text", "refusal") for block in blocks):
+            return "openai-responses"
+        return "anthropic"
+    if "role" in obj and (content is None or isinstance(content, str)):
+        return "openai"
+    if isinstance(obj.get("name"), str) and ("arguments" in obj or "parameters" in obj):
+        return "text"  # a bare call object, as a model writes it
+    if "error" in obj:
+        raise UsageError(f"the response is an error, not a completion: {obj['error']!r:.300}")
+    raise UsageError(f"cannot tell the provider from the response (keys: {sorted(obj)[:12]}); pass provider=")

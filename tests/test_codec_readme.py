@@ -1,0 +1,71 @@
+"""The README's "Closing the loop" example runs as written against streamcalls serve."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import streamcalls
+from tests.test_cli_async import served
+
+TEXT = "Let me check the weather in Paris and the Louvre's opening hours for Saturday."
+
+
+def test_the_closing_the_loop_example_runs_as_written() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Closing the loop") : readme.index("### The codec")]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    assert len(blocks) == 1
+    code = blocks[0]
+    assert "http://127.0.0.1:8000" in code
+    with served("--max-delay", "0.002") as url:
+        result = subprocess.run(
+            [sys.executable, "-c", code.replace("http://127.0.0.1:8000", url)],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 0, result.stderr
+    messages = [json.loads(line) for line in result.stdout.splitlines()]
+    assert messages == [
+        {"role": "user", "content": "Plan my Saturday"},
+        {
+            "role": "assistant",
+            "content": TEXT,
+            "tool_calls": [
+                {
+                    "id": "call_weather",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city":"Paris","unit":"celsius"}'},
+                },
+                {
+                    "id": "call_hours",
+                    "type": "function",
+                    "function": {
+                        "name": "get_opening_hours",
+                        "arguments": '{"place":"Musée du Louvre","day":"Saturday","lang":"en"}',
+                    },
+                },
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "call_weather",
+            "content": '{"city":"Paris","temperature":21,"unit":"celsius"}',
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "call_hours",
+            "content": "Musée du Louvre is open 09:00-18:00 on Saturday",
+        },
+    ]
+    # The assistant message it wrote reads back as the calls that were streamed.
+    calls = streamcalls.extract(messages[1])
+    assert [(c.id, c.name) for c in calls] == [
+        ("call_weather", "get_weather"),
+        ("call_hours", "get_opening_hours"),
+    ]
