@@ -297,6 +297,16 @@ class CallAssembler:
         self.held += len(fragment)
         scanner = call.scanner
         end = scanner.feed(fragment)
+        if end < 0 and not over and scanner.state != TOO_DEEP:
+            # The common case, the value goes on past this fragment: no rest,
+            # nothing to end (the general path below, without its tests).
+            parts = call.parts
+            parts.append(fragment)
+            if call.started:
+                self._out.append(ToolCallDelta(call.index, fragment))
+                if len(parts) >= call.joined + JOIN_EVERY:
+                    call.join_tail()
+            return -1
         rest = -1
         if scanner.state == TOO_DEEP:
             if not native:
