@@ -35,7 +35,7 @@ COMMAND = "make bench  (or: python -m benchmarks)"
 Group = tuple[str, Callable[[], list[Stream]], Settings]
 
 _NORMAL = Settings()
-_LONG = Settings(budget_s=1.5, max_runs=31)  # the streams the targets name: more runs
+_LONG = Settings(budget_s=1.2, max_runs=31)  # the streams the targets name: more runs
 
 
 def groups(quick: bool) -> list[Group]:

@@ -39,7 +39,7 @@ class Settings:
     min_runs: int = 3  # for contenders slower than ``fast_s`` per run
     min_runs_fast: int = 7
     max_runs: int = 21
-    budget_s: float = 0.5  # time per contender per stream the repeats aim for
+    budget_s: float = 0.4  # time per contender per stream the repeats aim for
     fast_s: float = 0.1
     slow_s: float = 0.5  # a first run slower than this is kept as a timed sample
 
