@@ -39,6 +39,7 @@ __all__ = (
     "CallAssembler",
     "IdFactory",
     "decode_arguments",
+    "json_kind",
     "random_call_id",
 )
 
@@ -64,7 +65,8 @@ def random_call_id() -> str:
     return "call_" + uuid.uuid4().hex[:24]
 
 
-def _kind(value: object) -> str:
+def json_kind(value: object) -> str:
+    """How a decoded JSON value is named in error messages ("an array", "a string", ...)."""
     if isinstance(value, list):
         return "an array"
     if isinstance(value, str):
@@ -103,7 +105,7 @@ def decode_arguments(raw: str) -> dict[str, Any]:
         else:
             if type(inner) is dict:
                 return inner
-    raise ValueError(f"arguments must be a JSON object, got {_kind(value)}")
+    raise ValueError(f"arguments must be a JSON object, got {json_kind(value)}")
 
 
 class Call:
@@ -280,6 +282,7 @@ class CallAssembler:
             return -1
         limits = self._limits
         native = call.source == "native"
+        length = len(fragment)  # before a limit may cut it
         room = limits.max_arguments_bytes - call.size
         over = len(fragment) > room
         if over or self.held + len(fragment) > limits.max_buffered_bytes:
@@ -315,7 +318,7 @@ class CallAssembler:
         # What follows the value in the same fragment: a provider's blank tail
         # stays in its raw fragment; anything else -- and, for a call found in
         # text, even blanks, which its detector parses -- goes back to the caller.
-        elif 0 <= end < len(fragment) and (not native or not fragment[end:].isspace()):
+        elif 0 <= end < length and (not native or not fragment[end:].isspace()):
             rest = end
             fragment = fragment[:end]
         if fragment:
@@ -361,7 +364,7 @@ class CallAssembler:
         if call.started and text:
             self._out.append(ToolCallDelta(call.index, text))
         if type(arguments) is not dict:
-            self.fail(call, f"arguments must be a JSON object, got {_kind(arguments)}")
+            self.fail(call, f"arguments must be a JSON object, got {json_kind(arguments)}")
             return
         self._complete(call, arguments)
 

@@ -21,7 +21,7 @@ import msgspec
 
 from .._adapter import as_mapping
 from .._calls import IdFactory, decode_arguments, random_call_id
-from .._calls import _kind as kind_of
+from .._calls import json_kind as kind_of
 from .._errors import ToolCallError, UsageError
 from .._events import ToolCall, ToolCallCompleted, ToolCallFailed
 from .._parser import StreamParser
