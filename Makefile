@@ -23,6 +23,12 @@ $(VENV)/.demo-installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[demo]'
 	touch $(VENV)/.installed $@
 
+$(VENV)/.bench-installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[bench]'
+	touch $(VENV)/.installed $@
+
 demo: $(VENV)/.demo-installed
 	$(PY) -m streamcalls demo
 
@@ -31,6 +37,11 @@ test: $(VENV)/.dev-installed
 	$(PY) -m ruff format --check streamcalls tests benchmarks
 	$(PY) -m mypy
 	$(PY) -m pytest
+
+# Benchmark against the SDK accumulators and the re-parse approach; prints the
+# tables and writes benchmarks/results/latest.json and chart.png.
+bench: $(VENV)/.bench-installed
+	$(PY) -m benchmarks
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -49,6 +49,11 @@ _WHITESPACE = " \t\r\n"
 _decode = msgspec.json.decode
 _encode = msgspec.json.encode
 
+# Fragments are a few characters each and a str object costs ~50 bytes, so
+# a call's emitted fragments are joined into one string every this many:
+# memory stays ~1 byte per character, and each character is copied once more.
+JOIN_EVERY = 64
+
 # Call status.
 OPEN = 0
 COMPLETED = 1
@@ -111,6 +116,7 @@ class Call:
         "id",
         "index",
         "initial",
+        "joined",
         "name",
         "parts",
         "scanner",
@@ -126,6 +132,7 @@ class Call:
         self.name = name
         self.source = source
         self.parts: list[str] = []
+        self.joined = 0  # parts[:joined] are blocks of JOIN_EVERY fragments joined
         self.size = 0
         self.scanner = JsonScanner(max_depth)
         self.started = False
@@ -149,6 +156,12 @@ class Call:
     def raw(self) -> str:
         parts = self.parts
         return parts[0] if len(parts) == 1 else "".join(parts)
+
+    def join_tail(self) -> None:
+        """Join the fragments after the last joined block into one block."""
+        parts = self.parts
+        parts[self.joined :] = ["".join(parts[self.joined :])]
+        self.joined += 1
 
 
 class CallAssembler:
@@ -287,6 +300,16 @@ class CallAssembler:
         self.held += len(fragment)
         scanner = call.scanner
         end = scanner.feed(fragment)
+        if end < 0 and not over and scanner.state != TOO_DEEP:
+            # The common case, the value goes on past this fragment: no rest,
+            # nothing to end (the general path below, without its tests).
+            parts = call.parts
+            parts.append(fragment)
+            if call.started:
+                self._out.append(ToolCallDelta(call.index, fragment))
+                if len(parts) >= call.joined + JOIN_EVERY:
+                    call.join_tail()
+            return -1
         rest = -1
         if scanner.state == TOO_DEEP:
             if not native:
@@ -299,9 +322,13 @@ class CallAssembler:
             rest = end
             fragment = fragment[:end]
         if fragment:
-            call.parts.append(fragment)
+            parts = call.parts
+            parts.append(fragment)
             if call.started:
                 self._out.append(ToolCallDelta(call.index, fragment))
+                # Only emitted fragments are joined: _start replays the others as deltas.
+                if len(parts) >= call.joined + JOIN_EVERY:
+                    call.join_tail()
         if end >= 0:
             if not call.deferred:
                 self._finish(call)

@@ -59,6 +59,8 @@ class SSEFramer:
                     self._overflow()
             elif line[0] == 58:  # ":" -- a comment
                 continue
+            elif line.startswith(b"event: "):  # the other common line, without _field's partition
+                self._event = line[7:].decode("utf-8", "replace")
             else:
                 self._field(line)
 

@@ -29,7 +29,11 @@ from .._events import Usage
 __all__ = ("AnthropicAdapter",)
 
 
-class _Block(msgspec.Struct):
+# View Structs: only the fields used.  They are decoded from JSON and dropped
+# after use, so they can never be part of a reference cycle: gc=False keeps
+# the garbage collector from tracking the ~7 of them each chunk allocates
+# (decoding an OpenAI chunk: 0.65 -> 0.56 us).
+class _Block(msgspec.Struct, gc=False):
     type: str = ""
     id: str | None = None
     name: str | None = None
@@ -38,7 +42,7 @@ class _Block(msgspec.Struct):
     thinking: str | None = None
 
 
-class _Delta(msgspec.Struct):
+class _Delta(msgspec.Struct, gc=False):
     type: str = ""
     text: str | None = None
     partial_json: str | None = None
@@ -46,23 +50,23 @@ class _Delta(msgspec.Struct):
     stop_reason: str | None = None
 
 
-class _Usage(msgspec.Struct):
+class _Usage(msgspec.Struct, gc=False):
     input_tokens: int | None = None
     output_tokens: int | None = None
     cache_creation_input_tokens: int | None = None
     cache_read_input_tokens: int | None = None
 
 
-class _Message(msgspec.Struct):
+class _Message(msgspec.Struct, gc=False):
     usage: _Usage | None = None
 
 
-class _Error(msgspec.Struct):
+class _Error(msgspec.Struct, gc=False):
     type: str | None = None
     message: str | None = None
 
 
-class _Event(msgspec.Struct):
+class _Event(msgspec.Struct, gc=False):
     type: str = ""
     index: int = 0
     content_block: _Block | None = None
@@ -73,6 +77,7 @@ class _Event(msgspec.Struct):
 
 
 _decoder = msgspec.json.Decoder(_Event)
+_decode = _decoder.decode
 
 STOP_REASONS = {
     "end_turn": "stop",
@@ -115,9 +120,16 @@ class AnthropicAdapter(Adapter):
         if self.emit.finished:
             self.emit.after_end(data)
             return
-        event = decode_view(_decoder, data, self.emit, "Anthropic event")
-        if event is not None:
-            self._event(event)
+        event: _Event | None
+        try:
+            event = _decode(data)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            # decode_view decodes again to tell what went wrong and report it
+            # as an event; calling it only here saves a call per event.
+            event = decode_view(_decoder, data, self.emit, "Anthropic event")
+            if event is None:
+                return
+        self._event(event)
 
     def on_object(self, obj: Any) -> None:
         event = convert_view(obj, _Event, self.emit, "Anthropic event")

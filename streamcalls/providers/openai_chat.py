@@ -31,19 +31,23 @@ from .._events import Usage
 __all__ = ("OpenAIChatAdapter",)
 
 
-class _Function(msgspec.Struct):
+# View Structs: only the fields used.  They are decoded from JSON and dropped
+# after use, so they can never be part of a reference cycle: gc=False keeps
+# the garbage collector from tracking the ~7 of them each chunk allocates
+# (decoding an OpenAI chunk: 0.65 -> 0.56 us).
+class _Function(msgspec.Struct, gc=False):
     name: str | None = None
     # A string of JSON; Mistral's SDK also allows a whole object.
     arguments: str | dict[str, Any] | None = None
 
 
-class _ToolCall(msgspec.Struct):
+class _ToolCall(msgspec.Struct, gc=False):
     index: int | None = None
     id: str | None = None
     function: _Function | None = None
 
 
-class _Delta(msgspec.Struct):
+class _Delta(msgspec.Struct, gc=False):
     content: str | None = None
     tool_calls: list[_ToolCall] | None = None
     reasoning_content: str | None = None
@@ -52,21 +56,21 @@ class _Delta(msgspec.Struct):
     function_call: _Function | None = None  # the deprecated single call
 
 
-class _Choice(msgspec.Struct):
+class _Choice(msgspec.Struct, gc=False):
     index: int = 0
     delta: _Delta | None = None
     finish_reason: str | None = None
 
 
-class _PromptDetails(msgspec.Struct):
+class _PromptDetails(msgspec.Struct, gc=False):
     cached_tokens: int | None = None
 
 
-class _CompletionDetails(msgspec.Struct):
+class _CompletionDetails(msgspec.Struct, gc=False):
     reasoning_tokens: int | None = None
 
 
-class _Usage(msgspec.Struct):
+class _Usage(msgspec.Struct, gc=False):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     total_tokens: int | None = None
@@ -74,11 +78,11 @@ class _Usage(msgspec.Struct):
     completion_tokens_details: _CompletionDetails | None = None
 
 
-class _Groq(msgspec.Struct):
+class _Groq(msgspec.Struct, gc=False):
     usage: _Usage | None = None
 
 
-class _Chunk(msgspec.Struct):
+class _Chunk(msgspec.Struct, gc=False):
     choices: list[_Choice] | None = None
     usage: _Usage | None = None
     x_groq: _Groq | None = None
@@ -86,6 +90,7 @@ class _Chunk(msgspec.Struct):
 
 
 _decoder = msgspec.json.Decoder(_Chunk)
+_decode = _decoder.decode
 
 FINISH_REASONS = {
     "stop": "stop",
@@ -148,9 +153,16 @@ class OpenAIChatAdapter(Adapter):
         if self.emit.finished:
             self.emit.after_end(data)
             return
-        chunk = decode_view(_decoder, data, self.emit, "OpenAI chunk")
-        if chunk is not None:
-            self._chunk(chunk)
+        chunk: _Chunk | None
+        try:
+            chunk = _decode(data)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            # decode_view decodes again to tell what went wrong and report it
+            # as an event; calling it only here saves a call per chunk.
+            chunk = decode_view(_decoder, data, self.emit, "OpenAI chunk")
+            if chunk is None:
+                return
+        self._chunk(chunk)
 
     def on_object(self, obj: Any) -> None:
         chunk = convert_view(obj, _Chunk, self.emit, "OpenAI chunk")

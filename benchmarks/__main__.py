@@ -1,0 +1,149 @@
+"""``python -m benchmarks``: run everything, print the tables, write JSON and the chart.
+
+``python -m benchmarks --quick`` is a smaller, faster pass (1 and 10 KB
+arguments, short budgets) for checking changes; ``python -m benchmarks
+--profile openai-4x2KB`` prints where streamcalls spends its time on one
+stream instead of benchmarking.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from . import report
+from .contenders import CONTENDERS
+from .memory import measure_memory
+from .profile import layers
+from .runner import Result, Settings, measure_group
+from .streams import (
+    Stream,
+    anthropic_stream,
+    ollama_stream,
+    openai_fence_stream,
+    openai_stream,
+    text_fence_stream,
+)
+
+RESULTS = Path(__file__).parent / "results"
+COMMAND = "make bench  (or: python -m benchmarks)"
+
+Group = tuple[str, Callable[[], list[Stream]], Settings]
+
+_NORMAL = Settings()
+_LONG = Settings(budget_s=1.2, max_runs=31)  # the streams the targets name: more runs
+
+
+def groups(quick: bool) -> list[Group]:
+    sizes = (1000, 10_000) if quick else (1000, 10_000, 100_000)
+    normal = Settings(min_runs=2, min_runs_fast=3, max_runs=5, budget_s=0.2) if quick else _NORMAL
+    long = normal if quick else _LONG
+    return [
+        ("OpenAI Chat, 4 parallel calls × 2 KB", lambda: [openai_stream(4, 2000)], long),
+        ("Anthropic, 4 calls × 2 KB", lambda: [anthropic_stream(4, 2000)], long),
+        ("OpenAI Chat, 1 call", lambda: [openai_stream(1, s) for s in sizes], normal),
+        ("OpenAI Chat, 8 parallel calls × 1 KB", lambda: [openai_stream(8, 1000)], normal),
+        ("Anthropic, 1 call", lambda: [anthropic_stream(1, s) for s in sizes], normal),
+        ("Ollama", lambda: [ollama_stream(1, s) for s in sizes] + [ollama_stream(8, 10_000)], normal),
+        (
+            "OpenAI Chat, a fenced call in the text",
+            lambda: [openai_fence_stream(1, s) for s in sizes],
+            normal,
+        ),
+        (
+            "Plain text with fences, 4-byte reads",
+            lambda: [text_fence_stream(total_bytes=(64 << 10) if quick else (1 << 20))],
+            normal,
+        ),
+    ]
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def run(quick: bool, out_dir: Path, chart: bool) -> int:
+    started = time.perf_counter()
+    results: list[Result] = []
+    for title, make, settings in groups(quick):
+        group_start = time.perf_counter()
+        streams = make()
+        _log(f"{title}: {', '.join(s.key for s in streams)}")
+        results += measure_group(streams, CONTENDERS, settings, _log)
+        _log(f"  {time.perf_counter() - group_start:.1f} s")
+        del streams
+    _log("memory (tracemalloc)")
+    memory = measure_memory(n_parsers=1000 if quick else 10_000)
+    _log("layers (where streamcalls' time goes)")
+    breakdown = {
+        s.key: layers(s, rounds=5 if quick else 11)
+        for s in (openai_stream(4, 2000), anthropic_stream(4, 2000))
+    }
+    elapsed = time.perf_counter() - started
+
+    checks = report.targets(results, memory)
+    sections = [
+        ("Targets", report.markdown_targets(checks)),
+        ("Headline (paste into the README)", report.markdown_summary(results)),
+        ("Scaling from 10 KB to 100 KB arguments", report.markdown_scaling(results)),
+        ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
+        ("Memory", report.markdown_memory(memory)),
+        ("All results", report.markdown_results(results)),
+        ("What each contender's timed loop includes", report.markdown_legend()),
+    ]
+    env = report.environment(COMMAND)
+    print(
+        f"streamcalls benchmark: `{COMMAND}`{' --quick' if quick else ''}, {elapsed:.0f} s, "
+        f"Python {env['python']}, {env['cpus']} CPUs, streamcalls {env['versions']['streamcalls']}"
+    )
+    print(
+        "A chunk is one network read: one SSE event or NDJSON line per read, unless a row says 1-4 KB reads.\n"
+        "Times are CPU time of the benchmark thread, medians of runs interleaved with the other contenders\n"
+        "on the same streams (see 'runs'); compare the ratios, which are measured in this one run."
+    )
+    for heading, body in sections:
+        print(f"\n### {heading}\n\n{body}")
+
+    payload: dict[str, Any] = {
+        "environment": env,
+        "quick": quick,
+        "elapsed_s": elapsed,
+        "targets": [t.__dict__ for t in checks],
+        "results": [r.as_dict() for r in results],
+        "scaling": report.scaling(results),
+        "memory": memory,
+        "layers_us_per_chunk": breakdown,
+    }
+    name = "quick" if quick else "latest"
+    report.write_json(out_dir / f"{name}.json", payload)
+    written = [str(out_dir / f"{name}.json")]
+    if chart and report.write_chart(out_dir / f"{'quick-' if quick else ''}chart.png", results):
+        written.append(str(out_dir / f"{'quick-' if quick else ''}chart.png"))
+    print(f"\nwrote {', '.join(written)}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--quick", action="store_true", help="small sizes and short budgets, for a fast check"
+    )
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON and the chart")
+    parser.add_argument("--no-chart", action="store_true", help="skip the PNG chart")
+    parser.add_argument(
+        "--profile", metavar="STREAM", help="profile streamcalls on one stream, e.g. openai-4x2KB"
+    )
+    args = parser.parse_args(argv)
+    if args.profile:
+        from .profile import profile
+
+        return profile(args.profile)
+    return run(args.quick, args.out, not args.no_chart)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
