@@ -20,9 +20,10 @@ RAW = 3
 
 
 class Trigger(NamedTuple):
-    """A regex source that starts a detector's markup."""
+    """A regex source that starts a detector's markup (or, as a hold, may grow into it)."""
 
     pattern: str
+    first: str  # every character a match can begin with
     line_start: bool = False  # only at the start of a line (or of the text)
     tier: int = MARKUP
 

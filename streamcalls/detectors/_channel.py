@@ -48,11 +48,13 @@ class TextChannel:
         "_candidate_size",
         "_fallback",
         "_holds",
+        "_line_first",
         "_line_start",
         "_max_candidate",
         "_out",
         "_owners",
         "_pending",
+        "_quiet",
         "_triggers",
     )
 
@@ -77,6 +79,11 @@ class TextChannel:
             _compile(triggers, _LINE_START, at_end=False),
         )
         self._holds = (_compile(holds, _MID_LINE, at_end=True), _compile(holds, _LINE_START, at_end=True))
+        # The fast path: text that continues a line and holds no line end and no
+        # character an anywhere-trigger can begin with cannot start any markup.
+        anywhere = {c for t in (*triggers, *holds) if not t.line_start for c in t.first}
+        self._quiet = re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]")
+        self._line_first = frozenset(c for t in (*triggers, *holds) if t.line_start for c in t.first)
         self._calls = detectors[0].calls if detectors else None
         self._pending = ""  # held text: a possible trigger, or what the active detector left
         self._line_start = True  # is the next text's first character at a line start?
@@ -88,6 +95,16 @@ class TextChannel:
 
     def push(self, text: str) -> None:
         """More assistant text."""
+        if (
+            self._active is None
+            and not self._pending
+            and text
+            and not (self._line_start and text[0] in self._line_first)
+            and self._quiet.search(text) is None
+        ):
+            self._out.append(TextDelta(text))  # nothing here can begin markup
+            self._line_start = False
+            return
         if self._pending:
             text = self._pending + text
             self._pending = ""

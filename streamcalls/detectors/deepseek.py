@@ -46,8 +46,8 @@ _AFTER_ARGUMENTS = 6  # V3's closing ```, then CALL_END
 
 class DeepSeekDetector(Detector):
     name = "deepseek"
-    triggers = (Trigger(re.escape(CALLS_BEGIN)), Trigger(re.escape(CALL_BEGIN)))
-    holds = (Trigger(prefixes(CALLS_BEGIN)), Trigger(prefixes(CALL_BEGIN)))
+    triggers = (Trigger(re.escape(CALLS_BEGIN), "<"), Trigger(re.escape(CALL_BEGIN), "<"))
+    holds = (Trigger(prefixes(CALLS_BEGIN), "<"), Trigger(prefixes(CALL_BEGIN), "<"))
 
     __slots__ = ("_call", "_head", "_state", "_v3")
 

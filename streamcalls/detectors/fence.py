@@ -40,8 +40,8 @@ CLOSE_HOLD = _line_patterns(_CLOSE_HOLD, True)
 
 class FenceDetector(Detector):
     name = "fence"
-    triggers = (Trigger(r"~~~tool_call[ \t]*\r?\n", line_start=True),)
-    holds = (Trigger(prefixes("~~~tool_call") + r"(?:[ \t]{0,64}\r?)?", line_start=True),)
+    triggers = (Trigger(r"~~~tool_call[ \t]*\r?\n", "~", line_start=True),)
+    holds = (Trigger(prefixes("~~~tool_call") + r"(?:[ \t]{0,64}\r?)?", "~", line_start=True),)
 
     __slots__ = ("_body",)
 

@@ -26,8 +26,8 @@ _CLOSE_HOLD = re.compile(prefixes("</tool_call>") + r"\Z")
 
 class HermesDetector(Detector):
     name = "hermes"
-    triggers = (Trigger(re.escape("<tool_call>")),)
-    holds = (Trigger(prefixes("<tool_call>")),)
+    triggers = (Trigger(re.escape("<tool_call>"), "<"),)
+    holds = (Trigger(prefixes("<tool_call>"), "<"),)
 
     __slots__ = ("_body",)
 

@@ -34,8 +34,8 @@ _END = 2
 
 class LlamaDetector(Detector):
     name = "llama"
-    triggers = (Trigger(re.escape(_TAG)), Trigger(r"\{", line_start=True, tier=RAW))
-    holds = (Trigger(prefixes(_TAG)),)
+    triggers = (Trigger(re.escape(_TAG), "<"), Trigger(r"\{", "{", line_start=True, tier=RAW))
+    holds = (Trigger(prefixes(_TAG), "<"),)
 
     __slots__ = ("_sequence", "_state")
 

@@ -37,8 +37,8 @@ _ARGUMENTS = 4
 
 class MistralDetector(Detector):
     name = "mistral"
-    triggers = (Trigger(re.escape("[TOOL_CALLS]")),)
-    holds = (Trigger(prefixes("[TOOL_CALLS]")),)
+    triggers = (Trigger(re.escape("[TOOL_CALLS]"), "["),)
+    holds = (Trigger(prefixes("[TOOL_CALLS]"), "["),)
 
     __slots__ = ("_call", "_call_id", "_name", "_sequence", "_state")
 

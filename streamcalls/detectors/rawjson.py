@@ -39,11 +39,11 @@ class JsonDetector(Detector):
     name = "json"
     source = "json"
     triggers = (
-        Trigger(r"\{", line_start=True, tier=RAW),
-        Trigger(r"\[", line_start=True, tier=RAW),
-        Trigger(_CODE_OPEN, line_start=True, tier=RAW),
+        Trigger(r"\{", "{", line_start=True, tier=RAW),
+        Trigger(r"\[", "[", line_start=True, tier=RAW),
+        Trigger(_CODE_OPEN, "`", line_start=True, tier=RAW),
     )
-    holds = (Trigger(prefixes("```json") + r"(?:[ \t]{0,64}\r?)?", line_start=True),)
+    holds = (Trigger(prefixes("```json") + r"(?:[ \t]{0,64}\r?)?", "`", line_start=True),)
 
     __slots__ = ("_block", "_sequence")
 
