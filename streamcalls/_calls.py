@@ -170,6 +170,8 @@ class CallAssembler:
     __slots__ = (
         "_ids",
         "_limits",
+        "_max_arguments",
+        "_max_buffered",
         "_new_id",
         "_open",
         "_opened",
@@ -186,6 +188,8 @@ class CallAssembler:
     ) -> None:
         self._out = out
         self._limits = limits
+        self._max_arguments = limits.max_arguments_bytes
+        self._max_buffered = limits.max_buffered_bytes
         self._new_id = id_factory or random_call_id
         self._open: list[Call] = []
         self._ids: set[str] = set()  # ids of the calls started so far
@@ -280,36 +284,44 @@ class CallAssembler:
         """
         if call.status != OPEN or not fragment:
             return -1
-        limits = self._limits
-        native = call.source == "native"
-        length = len(fragment)  # before a limit may cut it
-        room = limits.max_arguments_bytes - call.size
-        over = len(fragment) > room
-        if over or self.held + len(fragment) > limits.max_buffered_bytes:
-            breach = self._breach(call, len(fragment))
-            if breach:
-                if native:  # a provider's fragment is its unit: it stays whole in the raw text
-                    call.parts.append(fragment)
-                    self.fail(call, breach)
-                    return -1
-                # A call found in text stops exactly at the limit, however the text was chunked.
-                room = min(room, limits.max_buffered_bytes - self.held)
-                fragment = fragment[:room]
-                over = True
-        call.size += len(fragment)
-        self.held += len(fragment)
+        length = len(fragment)
+        if call.size + length > self._max_arguments or self.held + length > self._max_buffered:
+            return self._feed_over_limit(call, fragment)
+        call.size += length
+        self.held += length
         scanner = call.scanner
         end = scanner.feed(fragment)
-        if end < 0 and not over and scanner.state != TOO_DEEP:
-            # The common case, the value goes on past this fragment: no rest,
-            # nothing to end (the general path below, without its tests).
-            parts = call.parts
-            parts.append(fragment)
-            if call.started:
-                self._out.append(ToolCallDelta(call.index, fragment))
-                if len(parts) >= call.joined + JOIN_EVERY:
-                    call.join_tail()
+        if end < 0 and scanner.state != TOO_DEEP:
+            self._append(call, fragment)  # the common case: the value goes on
             return -1
+        return self._after_scan(call, fragment, end, length, -1)
+
+    def _append(self, call: Call, fragment: str) -> None:
+        parts = call.parts
+        parts.append(fragment)
+        if call.started:
+            self._out.append(ToolCallDelta(call.index, fragment))
+            # Only emitted fragments are joined: _start replays the others as deltas.
+            if len(parts) >= call.joined + JOIN_EVERY:
+                call.join_tail()
+
+    def _feed_over_limit(self, call: Call, fragment: str) -> int:
+        breach = self._breach(call, len(fragment))
+        if call.source == "native":  # a provider's fragment is its unit: it stays whole in the raw text
+            call.parts.append(fragment)
+            self.fail(call, breach)
+            return -1
+        # A call found in text stops exactly at the limit, however the text was chunked.
+        room = min(self._max_arguments - call.size, self._max_buffered - self.held)
+        cut = fragment[:room]
+        call.size += room
+        self.held += room
+        return self._after_scan(call, cut, call.scanner.feed(cut), len(fragment), room)
+
+    def _after_scan(self, call: Call, fragment: str, end: int, length: int, cut_at: int) -> int:
+        """The value closed, nested too deep, or a limit cut the fragment at ``cut_at``."""
+        native = call.source == "native"
+        scanner = call.scanner
         rest = -1
         if scanner.state == TOO_DEEP:
             if not native:
@@ -322,21 +334,15 @@ class CallAssembler:
             rest = end
             fragment = fragment[:end]
         if fragment:
-            parts = call.parts
-            parts.append(fragment)
-            if call.started:
-                self._out.append(ToolCallDelta(call.index, fragment))
-                # Only emitted fragments are joined: _start replays the others as deltas.
-                if len(parts) >= call.joined + JOIN_EVERY:
-                    call.join_tail()
+            self._append(call, fragment)
         if end >= 0:
             if not call.deferred:
                 self._finish(call)
         elif scanner.state == TOO_DEEP:
-            self.fail(call, f"arguments nest deeper than max_json_depth={limits.max_json_depth}")
-        elif over:
+            self.fail(call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}")
+        elif cut_at >= 0:
             self.fail(call, self._breach(call, 1))
-            rest = room
+            rest = cut_at
         return rest
 
     def _breach(self, call: Call, more: int) -> str:

@@ -75,7 +75,7 @@ class StreamParser:
     :raises UsageError: for an unknown provider name.
     """
 
-    __slots__ = ("_adapter", "_bom", "_emit", "_framer", "_provider", "_state", "_strict")
+    __slots__ = ("_adapter", "_bom", "_closed", "_emit", "_framer", "_out", "_provider", "_strict")
 
     def __init__(
         self,
@@ -103,8 +103,9 @@ class StreamParser:
             emit.text = channel.push
             emit.text_end = channel.end
         self._emit = emit
+        self._out = emit.out
         self._strict = strict
-        self._state = ParserState.OPEN
+        self._closed = False
         self._bom: LeadingBom | None = LeadingBom()
         self._adapter: Adapter | None
         self._framer: Framer
@@ -131,14 +132,14 @@ class StreamParser:
 
     @property
     def state(self) -> ParserState:
-        return self._state
+        return ParserState.CLOSED if self._closed else ParserState.OPEN
 
     def feed(self, data: bytes | bytearray | memoryview | str) -> list[Event]:
         """Add the next chunk of the stream; returns the events it completed.
 
         :raises UsageError: after :meth:`close`, or for a chunk that is not bytes or str.
         """
-        if self._state is not ParserState.OPEN:
+        if self._closed:
             raise UsageError("feed() after close(): a parser takes one stream")
         if type(data) is not bytes:
             data = _as_bytes(data)
@@ -150,7 +151,14 @@ class StreamParser:
             if not data:
                 return self._drain()
         self._framer.feed(data)
-        return self._drain()
+        out = self._out  # _drain(), inlined: this runs once per chunk
+        if not out:
+            return []
+        events = out.copy()
+        out.clear()
+        if self._strict:
+            _raise_on_parse_error(events)
+        return events
 
     def feed_event(self, obj: Any) -> list[Event]:
         """Add one already-decoded stream event: a dict, or an SDK event object.
@@ -158,7 +166,7 @@ class StreamParser:
         For users of the openai / anthropic SDKs, who iterate objects rather
         than bytes.  It goes through the same adapter as the bytes would.
         """
-        if self._state is not ParserState.OPEN:
+        if self._closed:
             raise UsageError("feed_event() after close(): a parser takes one stream")
         adapter = self._adapter
         if adapter is None:
@@ -183,9 +191,9 @@ class StreamParser:
 
         Calling it again returns no events.
         """
-        if self._state is ParserState.CLOSED:
+        if self._closed:
             return []
-        self._state = ParserState.CLOSED
+        self._closed = True
         framer = self._framer
         if self._bom is not None:
             held = self._bom.flush()  # the start of a BOM that never completed is data
@@ -203,16 +211,21 @@ class StreamParser:
         return self._drain()
 
     def _drain(self) -> list[Event]:
-        out = self._emit.out
+        out = self._out
         if not out:
             return []
         events = out.copy()
         out.clear()
         if self._strict:
-            for event in events:
-                if type(event) is ParseError:
-                    raise MalformedStreamError(event, events[: events.index(event)])
+            _raise_on_parse_error(events)
         return events
+
+
+def _raise_on_parse_error(events: list[Event]) -> None:
+    """``strict=True``: the first ParseError raises, carrying the events before it."""
+    for position, event in enumerate(events):
+        if type(event) is ParseError:
+            raise MalformedStreamError(event, events[:position])
 
 
 def _as_bytes(data: object) -> bytes:
