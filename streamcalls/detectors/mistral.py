@@ -91,6 +91,7 @@ class MistralDetector(Detector):
         match = _TOKEN.match(text, pos, pos + room + 1)
         assert match is not None
         if match.end() - pos > room:  # cut exactly at the limit, however the text was chunked
+            target.clear()  # too long to be a name or an id: none is kept
             return self._fail(pos + room, "the tool name or call id after [TOOL_CALLS] is too long")
         target.append(match.group())
         pos = match.end()
