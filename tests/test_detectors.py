@@ -114,6 +114,21 @@ def test_hermes_completes_at_the_closing_tag() -> None:
     assert calls(parser.feed("ll>")) == [ToolCall("call_gen_0", "f", {}, 0, "hermes")]
 
 
+@pytest.mark.parametrize(
+    ("detect", "first"),
+    [
+        ("llama", '<|python_tag|>{"name": "f", "parameters": {}}  '),
+        ("mistral", '[TOOL_CALLS]{"name": "f", "arguments": {}}  '),
+    ],
+)
+def test_a_call_run_waiting_for_a_semicolon_stops_until_more_text(detect: str, first: str) -> None:
+    # The chunk ends in blanks after a call: a ";" and another call may follow.
+    parser = text_parser(detect=[detect])
+    assert [c.name for c in calls(parser.feed(first))] == ["f"]
+    events = parser.feed('; {"name": "g", "parameters": {}}') + parser.close()
+    assert [c.name for c in calls(events)] == ["g"]
+
+
 def test_markup_wins_over_a_bare_json_trigger_at_the_same_place() -> None:
     events = feed_chunks(['[TOOL_CALLS]f[ARGS]{"a": 1}'], "text", detect=["json", "mistral"])  # type: ignore[list-item]
     assert calls(events) == [ToolCall("call_gen_0", "f", {"a": 1}, 0, "mistral")]

@@ -74,6 +74,8 @@ class LlamaDetector(Detector):
                     self.status = REJECTED
                 elif sequence.status == DONE:
                     self._state = _END
+                else:
+                    break  # it consumed what it could and waits for more text
             else:
                 return self._end_token(text, pos)
         return pos

@@ -58,7 +58,8 @@ class MistralDetector(Detector):
                 pos = self._sequence.feed(text, pos)
                 if self._sequence.status != ACTIVE:
                     self.status = DONE
-                continue
+                    continue
+                break  # it consumed what it could and waits for more text
             state = self._state
             if state in (_START, _BEFORE_ARGS):
                 while pos < end and text[pos] in _WHITESPACE:
