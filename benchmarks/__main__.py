@@ -17,6 +17,8 @@ from typing import Any
 
 from . import report
 from .contenders import CONTENDERS
+from .endurance import endurance
+from .load import load
 from .memory import measure_memory
 from .profile import layers
 from .runner import Result, Settings, measure_group
@@ -83,6 +85,10 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         s.key: layers(s, rounds=5 if quick else 11)
         for s in (openai_stream(4, 2000), anthropic_stream(4, 2000))
     }
+    _log("endurance: one text stream through one parser")
+    long_run = endurance(total=(64 if quick else 1024) << 20)
+    _log("load: concurrent streams through the async layer, real sockets")
+    loaded = load(streams=1000 if quick else 10_000)
     elapsed = time.perf_counter() - started
 
     checks = report.targets(results, memory)
@@ -92,6 +98,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         ("Scaling from 10 KB to 100 KB arguments", report.markdown_scaling(results)),
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
+        ("Endurance and load", _endurance_and_load(long_run, loaded)),
         ("All results", report.markdown_results(results)),
         ("What each contender's timed loop includes", report.markdown_legend()),
     ]
@@ -117,6 +124,8 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         "scaling": report.scaling(results),
         "memory": memory,
         "layers_us_per_chunk": breakdown,
+        "endurance": long_run,
+        "load": loaded,
     }
     name = "quick" if quick else "latest"
     report.write_json(out_dir / f"{name}.json", payload)
@@ -125,6 +134,21 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         written.append(str(out_dir / f"{'quick-' if quick else ''}chart.png"))
     print(f"\nwrote {', '.join(written)}")
     return 0
+
+
+def _endurance_and_load(long_run: dict[str, Any], loaded: dict[str, Any]) -> str:
+    return "\n".join(
+        [
+            "| run | result |",
+            "|---|---|",
+            f"| {long_run['bytes'] / (1 << 20):.0f} MiB of text in 64 KiB reads, default detectors "
+            f"| {long_run['mb_per_s']:.0f} MB/s, {long_run['calls']} of {long_run['calls_expected']} fenced calls, "
+            f"resident memory {long_run['rss_before_mb']:.0f} MB before, {long_run['rss_after_mb']:.0f} MB after |",
+            f"| {loaded['streams']} streams, {loaded['concurrent']} at once, one event loop, real sockets "
+            f"| {loaded['exact']} exact, {loaded['streams_per_s']:.0f} streams/s, "
+            f"peak resident memory {loaded['peak_rss_mb']:.0f} MiB |",
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

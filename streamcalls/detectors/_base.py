@@ -7,7 +7,18 @@ from typing import ClassVar, NamedTuple
 
 from .._calls import CallAssembler
 
-__all__ = ("ACTIVE", "DONE", "MARKUP", "RAW", "REJECTED", "Detector", "Trigger", "literal_at", "prefixes")
+__all__ = (
+    "ACTIVE",
+    "DONE",
+    "MARKUP",
+    "RAW",
+    "REJECTED",
+    "Detector",
+    "Hold",
+    "Trigger",
+    "literal_at",
+    "prefixes",
+)
 
 # Detector status.
 ACTIVE = 0
@@ -20,12 +31,29 @@ RAW = 3
 
 
 class Trigger(NamedTuple):
-    """A regex source that starts a detector's markup (or, as a hold, may grow into it)."""
+    """What starts a detector's markup: a literal first character, then a regex.
 
-    pattern: str
-    first: str  # every character a match can begin with
+    Keeping the first character apart lets the channel build one search
+    pattern whose every branch starts with a literal, which the regex engine
+    scans for at C speed.
+    """
+
+    lead: str  # the character every match begins with
+    rest: str  # a regex source for what follows it
     line_start: bool = False  # only at the start of a line (or of the text)
     tier: int = MARKUP
+
+    @property
+    def pattern(self) -> str:
+        return re.escape(self.lead) + self.rest
+
+
+class Hold(NamedTuple):
+    """What a chunk may end with while one of a detector's triggers could still follow."""
+
+    pattern: str  # a regex source, matched against the end of the text
+    first: str  # every character a match can begin with
+    line_start: bool = False
 
 
 def prefixes(literal: str) -> str:
@@ -64,8 +92,7 @@ class Detector:
 
     name: ClassVar[str]
     triggers: ClassVar[tuple[Trigger, ...]] = ()
-    # What a chunk may end with while one of the triggers could still follow.
-    holds: ClassVar[tuple[Trigger, ...]] = ()
+    holds: ClassVar[tuple[Hold, ...]] = ()
 
     __slots__ = ("calls", "committed", "status", "tools")
 

@@ -20,24 +20,49 @@ import re
 from collections.abc import Sequence
 
 from .._events import Event, TextDelta
-from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Trigger
+from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Hold, Trigger
 
 __all__ = ("TextChannel",)
 
 _LINE_START = r"(?:\A|(?<=\n))"
 _MID_LINE = r"(?<=\n)"
 _HOLD_WINDOW = 96  # no held prefix is longer than this
+_NEVER = re.compile(r"(?!)")
 
 
-def _compile(triggers: Sequence[Trigger], line_start: str, *, at_end: bool) -> re.Pattern[str]:
-    groups = []
+def _search_pattern(triggers: Sequence[Trigger]) -> re.Pattern[str]:
+    """One pattern for every trigger, each branch starting with a literal.
+
+    A line trigger is found through the line end before it: ``\n`` then any
+    trigger (``n<number>`` groups, markup first, so ``\n[TOOL_CALLS]`` beats a
+    bare-JSON ``[``); an anywhere trigger also through its own first character
+    (``a<number>`` groups).  With a literal first in every branch the regex
+    engine skips to candidates at C speed (about 100x faster than a pattern
+    that starts with a lookbehind).
+    """
+    line = [f"(?P<n{number}>{trigger.pattern})" for number, trigger in enumerate(triggers)]
+    by_lead: dict[str, list[str]] = {}
     for number, trigger in enumerate(triggers):
-        anchor = line_start if trigger.line_start else ""
-        groups.append(f"(?P<t{number}>{anchor}(?:{trigger.pattern}))")
-    if not groups:
-        return re.compile(r"(?!)")
-    pattern = "|".join(groups)
-    return re.compile(f"(?:{pattern})\\Z" if at_end else pattern)
+        if not trigger.line_start:
+            by_lead.setdefault(trigger.lead, []).append(f"(?P<a{number}>{trigger.rest})")
+    branches = ["\\n(?:" + "|".join(line) + ")"] if line else []
+    branches += [re.escape(lead) + "(?:" + "|".join(rests) + ")" for lead, rests in by_lead.items()]
+    return re.compile("|".join(branches)) if branches else _NEVER
+
+
+def _start_pattern(triggers: Sequence[Trigger], *, line_start: bool) -> re.Pattern[str]:
+    """The triggers that may begin exactly where a match is tried (``n<number>`` groups)."""
+    alternatives = [
+        f"(?P<n{number}>{trigger.pattern})"
+        for number, trigger in enumerate(triggers)
+        if line_start or not trigger.line_start
+    ]
+    return re.compile("|".join(alternatives)) if alternatives else _NEVER
+
+
+def _hold_pattern(holds: Sequence[Hold], line_start: str) -> re.Pattern[str]:
+    alternatives = [(line_start if hold.line_start else "") + f"(?:{hold.pattern})" for hold in holds]
+    return re.compile("(?:" + "|".join(alternatives) + ")\\Z") if alternatives else _NEVER
 
 
 class TextChannel:
@@ -55,7 +80,8 @@ class TextChannel:
         "_owners",
         "_pending",
         "_quiet",
-        "_triggers",
+        "_search",
+        "_starts",
     )
 
     def __init__(
@@ -73,17 +99,20 @@ class TextChannel:
         self._owners = owned
         triggers = [trigger for trigger, _ in owned]
         holds = [hold for detector in detectors for hold in detector.holds]
-        # [pattern for text whose first character is mid-line, ... at a line start]
-        self._triggers = (
-            _compile(triggers, _MID_LINE, at_end=False),
-            _compile(triggers, _LINE_START, at_end=False),
-        )
-        self._holds = (_compile(holds, _MID_LINE, at_end=True), _compile(holds, _LINE_START, at_end=True))
+        self._search = _search_pattern(triggers)
+        # [triggers that may begin mid-line, ... at a line start], matched in place
+        self._starts = (_start_pattern(triggers, line_start=False), _start_pattern(triggers, line_start=True))
+        # [holds for text whose first character is mid-line, ... at a line start]
+        self._holds = (_hold_pattern(holds, _MID_LINE), _hold_pattern(holds, _LINE_START))
         # The fast path: text that continues a line and holds no line end and no
         # character an anywhere-trigger can begin with cannot start any markup.
-        anywhere = {c for t in (*triggers, *holds) if not t.line_start for c in t.first}
+        anywhere = {t.lead for t in triggers if not t.line_start} | {
+            c for h in holds if not h.line_start for c in h.first
+        }
         self._quiet = re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]")
-        self._line_first = frozenset(c for t in (*triggers, *holds) if t.line_start for c in t.first)
+        self._line_first = frozenset({t.lead for t in triggers if t.line_start}) | {
+            c for h in holds if h.line_start for c in h.first
+        }
         self._calls = detectors[0].calls if detectors else None
         self._pending = ""  # held text: a possible trigger, or what the active detector left
         self._line_start = True  # is the next text's first character at a line start?
@@ -119,13 +148,12 @@ class TextChannel:
                     self._hold(text, pos, line_start)  # it needs more text to decide
                     return
                 continue
-            match = self._triggers[line_start].search(text, pos)
-            if match is None:
+            found = self._find(text, pos, line_start)
+            if found is None:
                 self._release_up_to_hold(text, pos, line_start)
                 return
-            start, stop = match.span()
-            assert match.lastgroup is not None
-            trigger, detector = self._owners[int(match.lastgroup[1:])]
+            start, stop, number = found
+            trigger, detector = self._owners[number]
             if not self._eligible(trigger):
                 self._text(text[pos : start + 1])
                 pos = start + 1
@@ -139,6 +167,21 @@ class TextChannel:
             self._begin(detector, text[start:stop])
             pos = stop
         self._line_start = text[end - 1] == "\n" if end else line_start
+
+    def _find(self, text: str, pos: int, line_start: bool) -> tuple[int, int, int] | None:
+        """The first trigger at or after ``pos``: (start, stop, trigger number)."""
+        if (text[pos - 1] == "\n") if pos else line_start:  # a line starts right here
+            match = self._starts[True].match(text, pos)
+            if match is not None:
+                assert match.lastgroup is not None
+                return pos, match.end(), int(match.lastgroup[1:])
+        match = self._search.search(text, pos)
+        if match is None:
+            return None
+        group = match.lastgroup
+        assert group is not None
+        start = match.start() + 1 if group[0] == "n" else match.start()  # "n": after its "\n"
+        return start, match.end(), int(group[1:])
 
     def end(self) -> None:
         """The text ended (a text block closed, or the stream did)."""
@@ -156,7 +199,7 @@ class TextChannel:
         elif rest:
             # A held trigger that the end of the text completes (an opening
             # fence line with nothing after it) is markup; anything else is text.
-            match = self._triggers[self._line_start].match(rest + "\n")
+            match = self._starts[self._line_start].match(rest + "\n")
             if match is not None and match.end() == len(rest) + 1:
                 assert match.lastgroup is not None
                 trigger, detector = self._owners[int(match.lastgroup[1:])]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from .._calls import OPEN, Call
-from ._base import ACTIVE, DONE, Detector, Trigger, literal_at, prefixes
+from ._base import ACTIVE, DONE, Detector, Hold, Trigger, literal_at, prefixes
 
 __all__ = ("DeepSeekDetector",)
 
@@ -46,8 +46,8 @@ _AFTER_ARGUMENTS = 6  # V3's closing ```, then CALL_END
 
 class DeepSeekDetector(Detector):
     name = "deepseek"
-    triggers = (Trigger(re.escape(CALLS_BEGIN), "<"), Trigger(re.escape(CALL_BEGIN), "<"))
-    holds = (Trigger(prefixes(CALLS_BEGIN), "<"), Trigger(prefixes(CALL_BEGIN), "<"))
+    triggers = (Trigger("<", re.escape(CALLS_BEGIN[1:])), Trigger("<", re.escape(CALL_BEGIN[1:])))
+    holds = (Hold(prefixes(CALLS_BEGIN), "<"), Hold(prefixes(CALL_BEGIN), "<"))
 
     __slots__ = ("_call", "_head", "_state", "_v3")
 

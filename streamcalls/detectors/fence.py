@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ._base import ACTIVE, DONE, Detector, Trigger, prefixes
+from ._base import ACTIVE, DONE, Detector, Hold, Trigger, prefixes
 from ._block import BlockBody
 
 __all__ = ("FenceDetector",)
@@ -40,8 +40,8 @@ CLOSE_HOLD = _line_patterns(_CLOSE_HOLD, True)
 
 class FenceDetector(Detector):
     name = "fence"
-    triggers = (Trigger(r"~~~tool_call[ \t]*\r?\n", "~", line_start=True),)
-    holds = (Trigger(prefixes("~~~tool_call") + r"(?:[ \t]{0,64}\r?)?", "~", line_start=True),)
+    triggers = (Trigger("~", r"~~tool_call[ \t]*\r?\n", line_start=True),)
+    holds = (Hold(prefixes("~~~tool_call") + r"(?:[ \t]{0,64}\r?)?", "~", line_start=True),)
 
     __slots__ = ("_body",)
 

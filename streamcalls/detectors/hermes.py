@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ._base import ACTIVE, DONE, Detector, Trigger, prefixes
+from ._base import ACTIVE, DONE, Detector, Hold, Trigger, prefixes
 from ._block import BlockBody
 
 __all__ = ("HermesDetector",)
@@ -26,8 +26,8 @@ _CLOSE_HOLD = re.compile(prefixes("</tool_call>") + r"\Z")
 
 class HermesDetector(Detector):
     name = "hermes"
-    triggers = (Trigger(re.escape("<tool_call>"), "<"),)
-    holds = (Trigger(prefixes("<tool_call>"), "<"),)
+    triggers = (Trigger("<", re.escape("tool_call>")),)
+    holds = (Hold(prefixes("<tool_call>"), "<"),)
 
     __slots__ = ("_body",)
 

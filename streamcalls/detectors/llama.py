@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ._base import ACTIVE, DONE, RAW, REJECTED, Detector, Trigger, prefixes
+from ._base import ACTIVE, DONE, RAW, REJECTED, Detector, Hold, Trigger, prefixes
 from ._sequence import CallSequence
 
 __all__ = ("LlamaDetector",)
@@ -34,8 +34,8 @@ _END = 2
 
 class LlamaDetector(Detector):
     name = "llama"
-    triggers = (Trigger(re.escape(_TAG), "<"), Trigger(r"\{", "{", line_start=True, tier=RAW))
-    holds = (Trigger(prefixes(_TAG), "<"),)
+    triggers = (Trigger("<", re.escape(_TAG[1:])), Trigger("{", "", line_start=True, tier=RAW))
+    holds = (Hold(prefixes(_TAG), "<"),)
 
     __slots__ = ("_sequence", "_state")
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from .._calls import OPEN, Call
-from ._base import ACTIVE, DONE, Detector, Trigger, literal_at, prefixes
+from ._base import ACTIVE, DONE, Detector, Hold, Trigger, literal_at, prefixes
 from ._sequence import CallSequence
 
 __all__ = ("MistralDetector",)
@@ -37,8 +37,8 @@ _ARGUMENTS = 4
 
 class MistralDetector(Detector):
     name = "mistral"
-    triggers = (Trigger(re.escape("[TOOL_CALLS]"), "["),)
-    holds = (Trigger(prefixes("[TOOL_CALLS]"), "["),)
+    triggers = (Trigger("[", re.escape("TOOL_CALLS]")),)
+    holds = (Hold(prefixes("[TOOL_CALLS]"), "["),)
 
     __slots__ = ("_call", "_call_id", "_name", "_sequence", "_state")
 

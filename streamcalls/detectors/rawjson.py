@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ._base import ACTIVE, DONE, RAW, REJECTED, Detector, Trigger, prefixes
+from ._base import ACTIVE, DONE, RAW, REJECTED, Detector, Hold, Trigger, prefixes
 from ._block import BlockBody
 from ._sequence import CallSequence
 
@@ -39,11 +39,11 @@ class JsonDetector(Detector):
     name = "json"
     source = "json"
     triggers = (
-        Trigger(r"\{", "{", line_start=True, tier=RAW),
-        Trigger(r"\[", "[", line_start=True, tier=RAW),
-        Trigger(_CODE_OPEN, "`", line_start=True, tier=RAW),
+        Trigger("{", "", line_start=True, tier=RAW),
+        Trigger("[", "", line_start=True, tier=RAW),
+        Trigger("`", _CODE_OPEN[1:], line_start=True, tier=RAW),
     )
-    holds = (Trigger(prefixes("```json") + r"(?:[ \t]{0,64}\r?)?", "`", line_start=True),)
+    holds = (Hold(prefixes("```json") + r"(?:[ \t]{0,64}\r?)?", "`", line_start=True),)
 
     __slots__ = ("_block", "_sequence")
 
