@@ -201,6 +201,15 @@ def test_policy_true_text_detectors_are_a_fallback() -> None:
     assert [c.source for c in calls(feed_chunks([stream], "anthropic", native=True))] == ["json", "native"]
 
 
+def test_policy_true_an_ineligible_bare_json_trigger_does_not_hide_a_split_marker() -> None:
+    # After a fenced call, bare JSON no longer counts (native=True), but markup still does:
+    # a "[" that ends a chunk may be the start of "[TOOL_CALLS]".
+    parser = text_parser(native=True, detect=["fence", "json", "mistral"])
+    events = parser.feed('~~~tool_call\n{"name": "a", "arguments": {}}\n~~~\n[T')
+    events += parser.feed('OOL_CALLS]b[ARGS]{"x": 1}') + parser.close()
+    assert [(c.name, c.source) for c in calls(events)] == [("a", "fence"), ("b", "mistral")]
+
+
 def test_policy_false_native_calls_are_reported_not_run() -> None:
     events = feed_chunks([MIXED], "anthropic", native=False)
     assert [c.source for c in calls(events)] == ["fence", "fence", "json"]

@@ -154,15 +154,16 @@ class TextChannel:
                 return
             start, stop, number = found
             trigger, detector = self._owners[number]
+            if trigger.tier != MARKUP and self._holds[line_start].match(text, start):
+                # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait
+                # (whether or not the bare-JSON trigger itself could count).
+                self._text(text[pos:start])
+                self._hold(text, start, line_start)
+                return
             if not self._eligible(trigger):
                 self._text(text[pos : start + 1])
                 pos = start + 1
                 continue
-            if trigger.tier != MARKUP and self._holds[line_start].match(text, start):
-                # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait.
-                self._text(text[pos:start])
-                self._hold(text, start, line_start)
-                return
             self._text(text[pos:start])
             self._begin(detector, text[start:stop])
             pos = stop
