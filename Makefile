@@ -42,7 +42,8 @@ test: $(VENV)/.dev-installed
 	$(PY) -m ruff format --check streamcalls tests benchmarks fuzz
 	$(PY) -m mypy
 	$(PY) -m pytest
-	if $(PY) -c "import atheris" 2>/dev/null; then rm -rf fuzz/corpus && $(FUZZ_GATE); \
+	if $(PY) -c "import atheris" 2>/dev/null; then \
+		corpus=$$(mktemp -d) && STREAMCALLS_FUZZ_CORPUS=$$corpus $(FUZZ_GATE); status=$$?; rm -rf $$corpus; exit $$status; \
 	else echo "atheris is not installable here: the coverage-guided fuzz run is skipped"; fi
 
 # Explore: hypothesis draws new inputs, then atheris runs for FUZZ_SECONDS.  A finding

@@ -36,7 +36,9 @@ def _block(number: int) -> bytes:
 
 def endurance(total: int = 1 << 30, read: int = 64 << 10) -> dict[str, Any]:
     blocks = [_block(number) for number in range(16)]
-    parser = streamcalls.StreamParser("text", id_factory=lambda: "call")
+    # One call per block: a 1 GB stream has ~17 000, above the default max_calls.
+    limits = streamcalls.Limits(max_calls=1_000_000)
+    parser = streamcalls.StreamParser("text", id_factory=lambda: "call", limits=limits)
     calls = 0
     fed = 0
     before = _rss()
