@@ -17,19 +17,34 @@ T = TypeVar("T")
 class Adapter:
     """Turns one provider's records into canonical events.
 
-    Subclasses set ``name`` and ``framing``, implement :meth:`recognizes`
-    (for ``provider="auto"``), :meth:`on_record` (bytes off the wire) and
-    :meth:`on_object` (already-decoded events, see ``feed_event``), and
-    :meth:`close` for the end of input.
+    A provider whose records are JSON payloads declares the small msgspec
+    ``view`` Struct one record decodes into (only the fields it uses) and
+    ``what`` a record is called in error messages, and implements
+    :meth:`handle`; the base decodes each payload once (bytes off the wire
+    in :meth:`on_record`, already-decoded events -- ``feed_event`` -- in
+    :meth:`on_object`, without a JSON round trip), reports what does not
+    decode as a :class:`~streamcalls.ParseError`, and reports records after
+    the stream's end.  Subclasses also set ``name`` and ``framing``, implement
+    :meth:`recognizes` (for ``provider="auto"``) and :meth:`close`.
     """
 
     name: ClassVar[str]
     framing: ClassVar[str]  # "sse", "ndjson", "json-array", "eventstream" or "text"
+    view: ClassVar[type[Any]]  # what one record decodes into
+    what: ClassVar[str] = "record"  # a record, in error messages
+    _decoder: ClassVar[msgspec.json.Decoder[Any]]
 
-    __slots__ = ("emit",)
+    __slots__ = ("_decode", "emit")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "view" in cls.__dict__:
+            cls._decoder = msgspec.json.Decoder(cls.view)  # one per provider, made once
 
     def __init__(self, emit: Emitter) -> None:
         self.emit = emit
+        if hasattr(type(self), "_decoder"):
+            self._decode = self._decoder.decode
 
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:
@@ -37,9 +52,35 @@ class Adapter:
         return False
 
     def on_record(self, name: str | None, data: bytes) -> None:
-        raise NotImplementedError
+        emit = self.emit
+        if emit.finished:
+            emit.after_end(data)
+            return
+        try:
+            view = self._decode(data)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            # decode_view decodes again to tell what went wrong and report it as
+            # an event; calling it only on failure saves a call per record.
+            view = decode_view(self._decoder, data, emit, self.what)
+            if view is None:
+                return
+        self.handle(view, name)
 
     def on_object(self, obj: Any) -> None:
+        emit = self.emit
+        if emit.finished:
+            emit.after_end(repr(obj)[:200])
+            return
+        view = convert_view(self.plain(obj), self.view, emit, self.what)
+        if view is not None:
+            self.handle(view, None)
+
+    def plain(self, obj: Any) -> Any:
+        """An already-decoded event as plain data (see :func:`as_mapping`)."""
+        return as_mapping(obj)
+
+    def handle(self, view: Any, name: str | None) -> None:
+        """One decoded record (``name``: its SSE event name, if any)."""
         raise NotImplementedError
 
     def on_done(self) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, convert_view, decode_view
+from .._adapter import Adapter
 from .._calls import Call
 from .._events import Usage
 
@@ -76,9 +76,6 @@ class _Event(msgspec.Struct, gc=False):
     error: _Error | None = None
 
 
-_decoder = msgspec.json.Decoder(_Event)
-_decode = _decoder.decode
-
 STOP_REASONS = {
     "end_turn": "stop",
     "stop_sequence": "stop",
@@ -97,6 +94,8 @@ _IGNORED = 2
 class AnthropicAdapter(Adapter):
     name = "anthropic"
     framing = "sse"
+    view = _Event
+    what = "Anthropic event"
 
     __slots__ = ("_blocks", "_calls", "_input_tokens", "_stop_reason", "_usage")
 
@@ -116,27 +115,7 @@ class AnthropicAdapter(Adapter):
             return True
         return kind == "error" and isinstance(obj.get("error"), dict) and "type" in obj["error"]
 
-    def on_record(self, name: str | None, data: bytes) -> None:
-        if self.emit.finished:
-            self.emit.after_end(data)
-            return
-        event: _Event | None
-        try:
-            event = _decode(data)
-        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-            # decode_view decodes again to tell what went wrong and report it
-            # as an event; calling it only here saves a call per event.
-            event = decode_view(_decoder, data, self.emit, "Anthropic event")
-            if event is None:
-                return
-        self._event(event)
-
-    def on_object(self, obj: Any) -> None:
-        event = convert_view(obj, _Event, self.emit, "Anthropic event")
-        if event is not None:
-            self._event(event)
-
-    def _event(self, event: _Event) -> None:
+    def handle(self, event: _Event, name: str | None) -> None:
         kind = event.type
         if kind == "content_block_delta":
             self._delta(event)

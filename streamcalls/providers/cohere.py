@@ -32,7 +32,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, convert_view, decode_view
+from .._adapter import Adapter
 from .._calls import Call
 from .._emitter import Emitter
 from .._events import Usage
@@ -88,8 +88,6 @@ class _Event(msgspec.Struct):
     message: Any = None  # only in an error body
 
 
-_decoder = msgspec.json.Decoder(_Event)
-
 FINISH_REASONS = {
     "COMPLETE": "stop",
     "STOP_SEQUENCE": "stop",
@@ -143,6 +141,8 @@ def _usage(raw: _Usage | None) -> Usage | None:
 class CohereAdapter(Adapter):
     name = "cohere"
     framing = "sse"
+    view = _Event
+    what = "Cohere event"
 
     __slots__ = ("_calls",)
 
@@ -155,23 +155,7 @@ class CohereAdapter(Adapter):
     def recognizes(cls, name: str | None, obj: Any) -> bool:
         return isinstance(obj, dict) and (obj.get("type") in EVENT_TYPES or name in EVENT_TYPES)
 
-    def on_record(self, name: str | None, data: bytes) -> None:
-        if self.emit.finished:
-            self.emit.after_end(data)
-            return
-        event = decode_view(_decoder, data, self.emit, "Cohere event")
-        if event is not None:
-            self._event(event, name)
-
-    def on_object(self, obj: Any) -> None:
-        if self.emit.finished:
-            self.emit.after_end(repr(obj)[:200])
-            return
-        event = convert_view(obj, _Event, self.emit, "Cohere event")
-        if event is not None:
-            self._event(event, None)
-
-    def _event(self, event: _Event, name: str | None) -> None:
+    def handle(self, event: _Event, name: str | None) -> None:
         kind = event.type or name or ""
         emit = self.emit
         delta = event.delta

@@ -40,7 +40,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, as_mapping, convert_view, decode_view
+from .._adapter import Adapter, as_mapping
 from .._calls import OPEN, Call
 from .._emitter import Emitter
 from .._events import Usage
@@ -105,7 +105,6 @@ class _Chunk(msgspec.Struct, rename="camel"):
     error: Any = None
 
 
-_decoder = msgspec.json.Decoder(_Chunk)
 _encode = msgspec.json.encode
 
 FINISH_REASONS = {
@@ -181,6 +180,8 @@ class _Streamed:
 class GeminiAdapter(Adapter):
     name = "gemini"
     framing = "json-array-or-sse"
+    view = _Chunk
+    what = "Gemini chunk"
 
     __slots__ = ("_streamed", "_usage")
 
@@ -200,26 +201,13 @@ class GeminiAdapter(Adapter):
 
     # -- input -----------------------------------------------------------------
 
-    def on_record(self, name: str | None, data: bytes) -> None:
-        if self.emit.finished:
-            self.emit.after_end(data)
-            return
-        chunk = decode_view(_decoder, data, self.emit, "Gemini chunk")
-        if chunk is not None:
-            self._chunk(chunk)
-
-    def on_object(self, obj: Any) -> None:
-        if self.emit.finished:
-            self.emit.after_end(repr(obj)[:200])
-            return
+    def plain(self, obj: Any) -> Any:
         dump = getattr(obj, "model_dump", None)
         if dump is not None:  # a google-genai object: its JSON names are the aliases
-            obj = dump(mode="json", by_alias=True, exclude_none=True)
-        chunk = convert_view(as_mapping(obj), _Chunk, self.emit, "Gemini chunk")
-        if chunk is not None:
-            self._chunk(chunk)
+            return dump(mode="json", by_alias=True, exclude_none=True)
+        return as_mapping(obj)
 
-    def _chunk(self, chunk: _Chunk) -> None:
+    def handle(self, chunk: _Chunk, name: str | None) -> None:
         emit = self.emit
         if chunk.error is not None:
             message, code = _error(chunk.error)

@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, convert_view, decode_view
+from .._adapter import Adapter
 from .._events import Usage
 from .openai_chat import error_message
 
@@ -58,8 +58,6 @@ class _Line(msgspec.Struct):
     error: Any = None
 
 
-_decoder = msgspec.json.Decoder(_Line)
-
 DONE_REASONS = {
     "stop": "stop",
     "length": "length",
@@ -71,6 +69,8 @@ DONE_REASONS = {
 class OllamaAdapter(Adapter):
     name = "ollama"
     framing = "ndjson"
+    view = _Line
+    what = "Ollama line"
 
     __slots__ = ()
 
@@ -78,23 +78,7 @@ class OllamaAdapter(Adapter):
     def recognizes(cls, name: str | None, obj: Any) -> bool:
         return isinstance(obj, dict) and "done" in obj and ("message" in obj or "response" in obj)
 
-    def on_record(self, name: str | None, data: bytes) -> None:
-        if self.emit.finished:
-            self.emit.after_end(data)
-            return
-        line = decode_view(_decoder, data, self.emit, "Ollama line")
-        if line is not None:
-            self._line(line)
-
-    def on_object(self, obj: Any) -> None:
-        if self.emit.finished:
-            self.emit.after_end(repr(obj)[:200])
-            return
-        line = convert_view(obj, _Line, self.emit, "Ollama line")
-        if line is not None:
-            self._line(line)
-
-    def _line(self, line: _Line) -> None:
+    def handle(self, line: _Line, name: str | None) -> None:
         emit = self.emit
         if line.error is not None:
             emit.provider_error(*error_message(line.error))

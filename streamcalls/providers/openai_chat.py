@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, convert_view, decode_view
+from .._adapter import Adapter
 from .._calls import COMPLETED, OPEN, Call
 from .._events import Usage
 
@@ -89,9 +89,6 @@ class _Chunk(msgspec.Struct, gc=False):
     error: Any = None
 
 
-_decoder = msgspec.json.Decoder(_Chunk)
-_decode = _decoder.decode
-
 FINISH_REASONS = {
     "stop": "stop",
     "tool_calls": "tool_calls",
@@ -127,6 +124,8 @@ def error_message(error: Any) -> tuple[str, str | None]:
 class OpenAIChatAdapter(Adapter):
     name = "openai"
     framing = "sse"
+    view = _Chunk
+    what = "OpenAI chunk"
 
     __slots__ = ("_by_id", "_by_index", "_current", "_finish_reason", "_usage")
 
@@ -149,27 +148,7 @@ class OpenAIChatAdapter(Adapter):
 
     # -- input -----------------------------------------------------------------
 
-    def on_record(self, name: str | None, data: bytes) -> None:
-        if self.emit.finished:
-            self.emit.after_end(data)
-            return
-        chunk: _Chunk | None
-        try:
-            chunk = _decode(data)
-        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-            # decode_view decodes again to tell what went wrong and report it
-            # as an event; calling it only here saves a call per chunk.
-            chunk = decode_view(_decoder, data, self.emit, "OpenAI chunk")
-            if chunk is None:
-                return
-        self._chunk(chunk)
-
-    def on_object(self, obj: Any) -> None:
-        chunk = convert_view(obj, _Chunk, self.emit, "OpenAI chunk")
-        if chunk is not None:
-            self._chunk(chunk)
-
-    def _chunk(self, chunk: _Chunk) -> None:
+    def handle(self, chunk: _Chunk, name: str | None) -> None:
         emit = self.emit
         if chunk.error is not None:
             message, code = error_message(chunk.error)

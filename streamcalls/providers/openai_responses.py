@@ -41,7 +41,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, convert_view, decode_view
+from .._adapter import Adapter
 from .._calls import OPEN, Call
 from .._emitter import Emitter
 from .._events import Usage
@@ -101,8 +101,6 @@ class _Event(msgspec.Struct):
     error: Any = None
 
 
-_decoder = msgspec.json.Decoder(_Event)
-
 INCOMPLETE_REASONS = {
     "max_output_tokens": "length",
     "content_filter": "content_filter",
@@ -138,6 +136,8 @@ def _error_fields(error: Any) -> tuple[str | None, str | None]:
 class OpenAIResponsesAdapter(Adapter):
     name = "openai-responses"
     framing = "sse"
+    view = _Event
+    what = "OpenAI Responses event"
 
     __slots__ = ("_by_index", "_by_item", "_pending", "_saw_call")
 
@@ -161,23 +161,7 @@ class OpenAIResponsesAdapter(Adapter):
 
     # -- input -----------------------------------------------------------------
 
-    def on_record(self, name: str | None, data: bytes) -> None:
-        if self.emit.finished:
-            self.emit.after_end(data)
-            return
-        event = decode_view(_decoder, data, self.emit, "OpenAI Responses event")
-        if event is not None:
-            self._event(event, name)
-
-    def on_object(self, obj: Any) -> None:
-        if self.emit.finished:
-            self.emit.after_end(repr(obj)[:200])
-            return
-        event = convert_view(obj, _Event, self.emit, "OpenAI Responses event")
-        if event is not None:
-            self._event(event, None)
-
-    def _event(self, event: _Event, name: str | None) -> None:
+    def handle(self, event: _Event, name: str | None) -> None:
         kind = event.type or name or ""
         emit = self.emit
         if kind == "response.function_call_arguments.delta":
