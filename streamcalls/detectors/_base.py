@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar, NamedTuple
 
-from .._calls import CallAssembler
+from .._calls import OPEN, Call, CallAssembler
 
 __all__ = (
     "ACTIVE",
@@ -16,6 +16,7 @@ __all__ = (
     "Detector",
     "Hold",
     "Trigger",
+    "feed_arguments",
     "literal_at",
     "prefixes",
 )
@@ -62,6 +63,15 @@ def prefixes(literal: str) -> str:
     for char in reversed(literal[1:]):
         pattern = f"(?:{re.escape(char)}{pattern})?"
     return re.escape(literal[0]) + pattern
+
+
+def feed_arguments(calls: CallAssembler, call: Call, text: str, pos: int) -> int:
+    """Feed ``text[pos:]`` to a call's arguments: where they ended in ``text``
+    (the call completed or failed), or -1 while they go on past it."""
+    rest = calls.feed(call, text[pos:] if pos else text)
+    if call.status == OPEN:
+        return -1
+    return pos + rest if rest >= 0 else len(text)
 
 
 def literal_at(text: str, pos: int, literal: str) -> int:

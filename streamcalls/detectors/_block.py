@@ -10,14 +10,15 @@ block if the body was not one well-formed call object.
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 from .._calls import CallAssembler
-from ._base import ACTIVE, DONE, REJECTED
+from ._base import ACTIVE, DONE, REJECTED, Detector
 from ._callobject import DONE as OBJECT_DONE
 from ._callobject import INVALID, PARSING, CallObjectParser
 from ._callobject import REJECTED as OBJECT_REJECTED
 
-__all__ = ("BlockBody",)
+__all__ = ("BlockBody", "BlockDetector")
 
 _WHITESPACE = " \t\r\n"
 
@@ -136,3 +137,40 @@ class BlockBody:
         if self._raw_size > self._max_raw:
             raw += f"... [cut at max_arguments_bytes={self._max_raw}]"
         return raw
+
+
+class BlockDetector(Detector):
+    """Explicit markup whose body is one call object, up to a closing delimiter.
+
+    Subclasses set ``close`` and ``close_hold`` (each a pair of patterns: for
+    text whose first character is mid-line, and at a line start) besides the
+    detector's own triggers.
+    """
+
+    close: ClassVar[tuple[re.Pattern[str], re.Pattern[str]]]
+    close_hold: ClassVar[tuple[re.Pattern[str], re.Pattern[str]]]
+
+    __slots__ = ("_body",)
+
+    def begin(self, trigger: str) -> None:
+        self._body = BlockBody(
+            self.calls,
+            self.name,
+            close=self.close,
+            close_hold=self.close_hold,
+            committed=True,
+            tools=self.tools,
+        )
+        self.status = ACTIVE
+        self.committed = True
+
+    def feed(self, text: str, pos: int) -> int:
+        stop = self._body.feed(text, pos)
+        if self._body.status != ACTIVE:
+            self.status = DONE
+        return stop
+
+    def finish(self, rest: str) -> str:
+        self._body.finish(rest)
+        self.status = DONE
+        return ""

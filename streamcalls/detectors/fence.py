@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from ._base import ACTIVE, DONE, Detector, Hold, Trigger, prefixes
-from ._block import BlockBody
+from ._base import Hold, Trigger, prefixes
+from ._block import BlockDetector
 
 __all__ = ("FenceDetector",)
 
@@ -38,27 +38,11 @@ CLOSE = _line_patterns(_CLOSE, False)
 CLOSE_HOLD = _line_patterns(_CLOSE_HOLD, True)
 
 
-class FenceDetector(Detector):
+class FenceDetector(BlockDetector):
     name = "fence"
     triggers = (Trigger("~", r"~~tool_call[ \t]*\r?\n", line_start=True),)
     holds = (Hold(prefixes("~~~tool_call") + r"(?:[ \t]{0,64}\r?)?", "~", line_start=True),)
+    close = CLOSE
+    close_hold = CLOSE_HOLD
 
-    __slots__ = ("_body",)
-
-    def begin(self, trigger: str) -> None:
-        self._body = BlockBody(
-            self.calls, "fence", close=CLOSE, close_hold=CLOSE_HOLD, committed=True, tools=self.tools
-        )
-        self.status = ACTIVE
-        self.committed = True
-
-    def feed(self, text: str, pos: int) -> int:
-        stop = self._body.feed(text, pos)
-        if self._body.status != ACTIVE:
-            self.status = DONE
-        return stop
-
-    def finish(self, rest: str) -> str:
-        self._body.finish(rest)
-        self.status = DONE
-        return ""
+    __slots__ = ()

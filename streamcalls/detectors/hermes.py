@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from ._base import ACTIVE, DONE, Detector, Hold, Trigger, prefixes
-from ._block import BlockBody
+from ._base import Hold, Trigger, prefixes
+from ._block import BlockDetector
 
 __all__ = ("HermesDetector",)
 
@@ -24,32 +24,11 @@ _CLOSE = re.compile(re.escape("</tool_call>"))
 _CLOSE_HOLD = re.compile(prefixes("</tool_call>") + r"\Z")
 
 
-class HermesDetector(Detector):
+class HermesDetector(BlockDetector):
     name = "hermes"
     triggers = (Trigger("<", re.escape("tool_call>")),)
     holds = (Hold(prefixes("<tool_call>"), "<"),)
+    close = (_CLOSE, _CLOSE)  # anywhere, line start or not
+    close_hold = (_CLOSE_HOLD, _CLOSE_HOLD)
 
-    __slots__ = ("_body",)
-
-    def begin(self, trigger: str) -> None:
-        self._body = BlockBody(
-            self.calls,
-            self.name,
-            close=(_CLOSE, _CLOSE),
-            close_hold=(_CLOSE_HOLD, _CLOSE_HOLD),
-            committed=True,
-            tools=self.tools,
-        )
-        self.status = ACTIVE
-        self.committed = True
-
-    def feed(self, text: str, pos: int) -> int:
-        stop = self._body.feed(text, pos)
-        if self._body.status != ACTIVE:
-            self.status = DONE
-        return stop
-
-    def finish(self, rest: str) -> str:
-        self._body.finish(rest)
-        self.status = DONE
-        return ""
+    __slots__ = ()

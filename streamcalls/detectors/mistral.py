@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from .._calls import OPEN, Call
-from ._base import ACTIVE, DONE, Detector, Hold, Trigger, literal_at, prefixes
+from ._base import ACTIVE, DONE, Detector, Hold, Trigger, feed_arguments, literal_at, prefixes
 from ._sequence import CallSequence
 
 __all__ = ("MistralDetector",)
@@ -125,13 +125,12 @@ class MistralDetector(Detector):
         return pos
 
     def _arguments(self, text: str, pos: int) -> int:
-        call = self._call
-        assert call is not None
-        rest = self.calls.feed(call, text[pos:] if pos else text)
-        if call.status != OPEN:
-            self.status = DONE
-            return pos + rest if rest >= 0 else len(text)
-        return len(text)
+        assert self._call is not None
+        stop = feed_arguments(self.calls, self._call, text, pos)
+        if stop < 0:
+            return len(text)
+        self.status = DONE
+        return stop
 
     def _fail(self, pos: int, error: str) -> int:
         call = self._call or self.calls.open(
