@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ._calls import CallAssembler, IdFactory
+from ._arguments import IdFactory
+from ._calls import CallAssembler
 from ._events import (
     Event,
     ParseError,

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ._adapter import Adapter, as_mapping
+from ._arguments import IdFactory
 from ._bom import LeadingBom
-from ._calls import IdFactory
 from ._detect import AutoDetector
 from ._emitter import Emitter
 from ._errors import MalformedStreamError, UsageError

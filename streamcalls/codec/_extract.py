@@ -20,8 +20,8 @@ from typing import Any
 import msgspec
 
 from .._adapter import as_mapping
-from .._calls import IdFactory, decode_arguments, random_call_id
-from .._calls import json_kind as kind_of
+from .._arguments import IdFactory, decode_arguments, random_call_id
+from .._arguments import json_kind as kind_of
 from .._errors import ToolCallError, UsageError
 from .._events import ToolCall, ToolCallCompleted, ToolCallFailed
 from .._parser import StreamParser
