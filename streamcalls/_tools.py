@@ -21,7 +21,7 @@ import contextlib
 import functools
 import inspect
 import math
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Mapping
 from types import TracebackType
 from typing import Any
 
@@ -68,17 +68,20 @@ def run_tools(
     most ``max_concurrency`` tools run at once (``None``: no limit); a call
     waits for a free slot.
 
-    Use the returned :class:`ToolRun` as an async context manager, and
-    iterate it: it yields every event in stream order, interleaved with a
-    :class:`~streamcalls.ToolResult` for each call in the order the tools
-    finish (always after that call's ``ToolCallCompleted``)::
+    The returned :class:`ToolRun` is an async iterator: it yields every event
+    in stream order, interleaved with a :class:`~streamcalls.ToolResult` for
+    each call in the order the tools finish (always after that call's
+    ``ToolCallCompleted``).  Use it as an async context manager, so that
+    leaving the loop early cancels what still runs at once::
 
         async with streamcalls.run_tools(events, tools=TOOLS) as run:
             async for item in run:
                 if isinstance(item, streamcalls.ToolResult): ...
                 elif isinstance(item, streamcalls.TextDelta): ...
 
-    or only the results: ``async for result in run.results()``.
+    or iterate it directly -- ``async for item in streamcalls.run_tools(...)``
+    -- wrapped in ``contextlib.aclosing(...)`` if the loop may end early.
+    Only the results: ``async for result in run.results()``.
 
     A tool that raises gives a result with ``is_error=True`` and content
     ``"ExceptionType: message"``; so does a call to a name not in ``tools``.
@@ -102,7 +105,7 @@ def run_tools(
 class ToolRun:
     """A run of tools over a stream of events; see :func:`run_tools`."""
 
-    __slots__ = ("_events", "_limiter", "_receive", "_task_group", "_tools")
+    __slots__ = ("_bare", "_events", "_limiter", "_receive", "_task_group", "_tools")
 
     def __init__(
         self, events: AsyncIterable[Event], tools: Mapping[str, Callable[..., Any]], max_concurrency: float
@@ -112,6 +115,7 @@ class ToolRun:
         self._limiter = anyio.CapacityLimiter(max_concurrency)
         self._task_group: TaskGroup | None = None
         self._receive: MemoryObjectReceiveStream[_Message] | None = None
+        self._bare: AsyncGenerator[Item, None] | None = None  # iterated without the block
 
     # -- the block ---------------------------------------------------------------
 
@@ -134,9 +138,9 @@ class ToolRun:
         assert task_group is not None
         assert receive is not None
         receive.close()
-        if exc is None or isinstance(exc, Exception):
-            # The block ended (all read, or a break) or raised: whatever still
-            # runs is no longer wanted.  The block's own error stays as it is,
+        if exc is None or isinstance(exc, (Exception, GeneratorExit)):
+            # The block ended (all read, a break, the bare loop's generator
+            # closed) or raised: whatever still runs is no longer wanted.  The block's own error stays as it is,
             # not wrapped in an exception group: the task group is only told
             # to wind its tasks down.
             task_group.cancel_scope.cancel()
@@ -148,13 +152,33 @@ class ToolRun:
 
     # -- iteration ---------------------------------------------------------------
 
-    def __aiter__(self) -> ToolRun:
-        return self
+    def __aiter__(self) -> AsyncIterator[Item]:
+        if self._receive is not None:
+            return self  # inside the block
+        if self._bare is None:
+            self._bare = self._iterate_bare()
+        return self._bare
+
+    async def _iterate_bare(self) -> AsyncGenerator[Item, None]:
+        """``async for`` without ``async with``: the block, held by this generator.
+
+        The task group lives in the generator, not in the caller's task, so an
+        early ``break`` leaves nothing entered there; ``aclose()`` (e.g. through
+        ``contextlib.aclosing``) winds it down at once.
+        """
+        async with self:
+            async for item in self:
+                yield item
+
+    async def aclose(self) -> None:
+        """End a run iterated without its block: cancel what still runs, close the source."""
+        if self._bare is not None:
+            await self._bare.aclose()
 
     async def __anext__(self) -> Item:
         receive = self._receive
         if receive is None:
-            raise UsageError("iterate a ToolRun inside its block: async with run_tools(...) as run: ...")
+            raise UsageError("iterate a ToolRun with async for (or inside async with run_tools(...) as run)")
         try:
             message = await receive.receive()
         except (anyio.EndOfStream, anyio.ClosedResourceError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
@@ -255,6 +256,45 @@ async def test_breaking_out_cancels_running_tools_and_closes_the_source() -> Non
     assert gate.sent == 1
 
 
+async def test_a_bare_async_for_runs_the_tools_too() -> None:
+    async def add(a: int, b: int) -> int:
+        return a + b
+
+    items = [item async for item in streamcalls.run_tools(events_of(*TWO_CALLS), tools={"add": add})]
+    results = {i.call_id: i for i in items if isinstance(i, ToolResult)}
+    assert results["call_a"] == ToolResult("call_a", "add", "3")
+    assert results["call_b"].is_error  # "echo" is not a tool here
+    assert [i for i in items if not isinstance(i, ToolResult)] == [e async for e in events_of(*TWO_CALLS)]
+
+
+async def test_a_bare_loop_left_early_under_aclosing_cancels_tools_and_closes_the_source() -> None:
+    parts = [openai_call_start(0, "call_a", "hang", "{}"), openai_finish()]
+    gate = Gate(parts)
+    gate.allow(1)  # then the source blocks
+    started = anyio.Event()
+    cancelled = False
+
+    async def hang() -> str:
+        nonlocal cancelled
+        started.set()
+        try:
+            await anyio.sleep_forever()
+        except anyio.get_cancelled_exc_class():
+            cancelled = True
+            raise
+        return "never"
+
+    with anyio.fail_after(5):  # it did not hang
+        run = streamcalls.run_tools(streamcalls.aparse(gate.chunks()), tools={"hang": hang})
+        async with contextlib.aclosing(run):
+            async for item in run:
+                if isinstance(item, ToolCallCompleted):
+                    await started.wait()
+                    break
+    assert cancelled
+    assert gate.closed
+
+
 async def test_cancelling_the_enclosing_scope_cancels_tools_and_closes_the_source() -> None:
     gate = Gate([openai_call_start(0, "call_a", "hang", "{}"), openai_call_start(1, "b", "x", "{}")])
     gate.allow(2)
@@ -326,7 +366,7 @@ async def test_an_error_in_the_block_is_not_wrapped() -> None:
 
 async def test_misuse_is_reported() -> None:
     run = streamcalls.run_tools(events_of(OPENAI_DONE), tools={})
-    with pytest.raises(streamcalls.UsageError, match="inside its block"):
+    with pytest.raises(streamcalls.UsageError, match="iterate a ToolRun with async for"):
         await run.__anext__()
     with pytest.raises(streamcalls.UsageError, match="async iterable"):
         streamcalls.run_tools([], tools={})  # type: ignore[arg-type]
