@@ -88,10 +88,6 @@ class Call:
         self.initial: dict[str, Any] | None = None
 
     @property
-    def is_open(self) -> bool:
-        return self.status == OPEN
-
-    @property
     def closed_json(self) -> bool:
         """True once the arguments' JSON value has closed."""
         return self.scanner.state == COMPLETE
@@ -200,6 +196,16 @@ class CallAssembler:
         """Replace a generated id with the provider's, while nothing was emitted."""
         if not call.started and call_id:
             call.id = call_id
+
+    def adopt_id(self, call: Call, call_id: str) -> None:
+        """A model's own id for a call found in text, which may come after the call
+        started: the completed call carries it (made unique like every id)."""
+        if call.status != OPEN or not call_id:
+            return
+        if call.started:
+            call.id = self._unique(call_id)
+        else:
+            call.id = call_id  # made unique when the call starts
 
     def _start(self, call: Call) -> None:
         call.started = True

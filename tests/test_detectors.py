@@ -101,6 +101,14 @@ def test_an_opening_fence_at_the_end_of_input_is_a_failed_call() -> None:
     assert [type(e) for e in events[1:3]] == [ToolCallStarted, ToolCallFailed]
 
 
+def test_a_models_late_id_wins_and_stays_unique() -> None:
+    # The id comes after the arguments: ToolCallStarted had to carry a generated one.
+    block = '~~~tool_call\n{"name": "f", "arguments": {}, "id": "dup"}\n~~~\n'
+    events = feed_chunks([(block + block).encode()], "text")
+    assert [e.id for e in events if isinstance(e, ToolCallStarted)] == ["call_gen_0", "call_gen_1"]
+    assert [c.id for c in calls(events)] == ["dup", "dup#2"]
+
+
 def test_bare_json_completes_at_its_closing_brace() -> None:
     parser = text_parser()
     assert calls(parser.feed('{"name": "f", "arguments": {"x": [1]}}')) == [

@@ -322,11 +322,8 @@ class CallObjectParser:
 
     def _set_id(self, value: str) -> None:
         self.id = value
-        call = self.call
-        if call is not None:
-            # Before the call started this is the provider-style id swap; after,
-            # the model's own id still wins for the completed call.
-            call.id = value
+        if self.call is not None:
+            self._calls.adopt_id(self.call, value)
 
     def _open_call(self) -> bool:
         call = self._calls.open(self.id, self.name, self._source, deferred=True)
