@@ -44,6 +44,15 @@ def feed_chunks(chunks: Iterable[bytes], provider: str = "auto", **options: Any)
     return events
 
 
+def sse_payloads(path: Path) -> list[Any]:
+    """The decoded data of every SSE event in a recording (what an SDK iterates)."""
+    payloads = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("data: ") and line != "data: [DONE]":
+            payloads.append(msgspec.json.decode(line[6:]))
+    return payloads
+
+
 def split_at(data: bytes, cuts: Iterable[int]) -> list[bytes]:
     points = sorted({c for c in cuts if 0 < c < len(data)})
     bounds = [0, *points, len(data)]

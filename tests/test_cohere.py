@@ -22,7 +22,7 @@ from streamcalls import (
     ToolCallStarted,
     Usage,
 )
-from tests.support import DATA, counter_ids, feed_chunks, normalize, read_events
+from tests.support import DATA, counter_ids, feed_chunks, normalize, read_events, sse_payloads
 
 PROVIDER = "cohere"
 FIXTURES = DATA / PROVIDER
@@ -74,14 +74,6 @@ def parse(data: bytes, provider: str = PROVIDER) -> list[Any]:
     return feed_chunks([data], provider)
 
 
-def payloads(path: Path) -> list[dict[str, Any]]:
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("data: ") and line != "data: [DONE]":
-            out.append(json.loads(line[6:]))
-    return out
-
-
 # -- a call completes in the very feed that closes its arguments ------------------
 
 
@@ -117,7 +109,7 @@ PARITY_CASES = sorted(p for p in FIXTURES.glob("*.sse") if p.stem != "truncated"
 def test_feed_event_dicts_give_the_same_events_as_bytes(path: Path, provider: str) -> None:
     parser = StreamParser(provider, id_factory=counter_ids())
     events = []
-    for payload in payloads(path):
+    for payload in sse_payloads(path):
         events += parser.feed_event(payload)
     events += parser.close()
     assert parser.provider == PROVIDER

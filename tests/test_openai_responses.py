@@ -25,7 +25,7 @@ from streamcalls import (
     ToolCallStarted,
     Usage,
 )
-from tests.support import DATA, counter_ids, feed_chunks, normalize, read_events
+from tests.support import DATA, counter_ids, feed_chunks, normalize, read_events, sse_payloads
 
 PROVIDER = "openai-responses"
 FIXTURES = DATA / PROVIDER
@@ -73,15 +73,6 @@ def completed(**response: Any) -> dict[str, Any]:
 
 def parse(data: bytes, provider: str = PROVIDER) -> list[Any]:
     return feed_chunks([data], provider)
-
-
-def payloads(path: Path) -> list[dict[str, Any]]:
-    """The decoded data of every SSE event in a fixture (what an SDK iterates)."""
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("data: ") and line != "data: [DONE]":
-            out.append(json.loads(line[6:]))
-    return out
 
 
 # -- a call completes in the very feed that closes its arguments ---------------
@@ -136,7 +127,7 @@ PARITY_CASES = sorted(p for p in FIXTURES.glob("*.sse") if p.stem != "truncated"
 def test_feed_event_dicts_give_the_same_events_as_bytes(path: Path, provider: str) -> None:
     parser = StreamParser(provider, id_factory=counter_ids())
     events = []
-    for payload in payloads(path):
+    for payload in sse_payloads(path):
         events += parser.feed_event(payload)
     events += parser.close()
     assert parser.provider == PROVIDER
@@ -157,7 +148,7 @@ def test_feed_event_takes_sdk_objects() -> None:
     path = FIXTURES / "parallel_interleaved.sse"
     parser = StreamParser("auto")
     events = []
-    for payload in payloads(path):
+    for payload in sse_payloads(path):
         events += parser.feed_event(_SdkEvent(payload))
     events += parser.close()
     assert events == read_events(path.with_suffix(".events.jsonl"))

@@ -76,6 +76,23 @@ TWO_CALLS = (
 )
 
 
+class HangingTool:
+    """A tool that runs until it is cancelled, and records both."""
+
+    def __init__(self) -> None:
+        self.started = anyio.Event()
+        self.cancelled = False
+
+    async def __call__(self) -> str:
+        self.started.set()
+        try:
+            await anyio.sleep_forever()
+        except anyio.get_cancelled_exc_class():
+            self.cancelled = True
+            raise
+        return "never"
+
+
 async def collect(run: streamcalls.ToolRun) -> list[Any]:
     return [item async for item in run]
 
@@ -232,26 +249,15 @@ async def test_breaking_out_cancels_running_tools_and_closes_the_source() -> Non
     ]
     gate = Gate(parts)
     gate.allow(1)  # then the source blocks
-    started = anyio.Event()
-    cancelled = False
-
-    async def hang() -> str:
-        nonlocal cancelled
-        started.set()
-        try:
-            await anyio.sleep_forever()
-        except anyio.get_cancelled_exc_class():
-            cancelled = True
-            raise
-        return "never"
+    hang = HangingTool()
 
     with anyio.fail_after(5):  # it did not hang
         async with streamcalls.run_tools(streamcalls.aparse(gate.chunks()), tools={"hang": hang}) as run:
             async for item in run:
                 if isinstance(item, ToolCallCompleted):
-                    await started.wait()
+                    await hang.started.wait()
                     break
-    assert cancelled
+    assert hang.cancelled
     assert gate.closed
     assert gate.sent == 1
 
@@ -271,48 +277,27 @@ async def test_a_bare_loop_left_early_under_aclosing_cancels_tools_and_closes_th
     parts = [openai_call_start(0, "call_a", "hang", "{}"), openai_finish()]
     gate = Gate(parts)
     gate.allow(1)  # then the source blocks
-    started = anyio.Event()
-    cancelled = False
-
-    async def hang() -> str:
-        nonlocal cancelled
-        started.set()
-        try:
-            await anyio.sleep_forever()
-        except anyio.get_cancelled_exc_class():
-            cancelled = True
-            raise
-        return "never"
+    hang = HangingTool()
 
     with anyio.fail_after(5):  # it did not hang
         run = streamcalls.run_tools(streamcalls.aparse(gate.chunks()), tools={"hang": hang})
         async with contextlib.aclosing(run):
             async for item in run:
                 if isinstance(item, ToolCallCompleted):
-                    await started.wait()
+                    await hang.started.wait()
                     break
-    assert cancelled
+    assert hang.cancelled
     assert gate.closed
 
 
 async def test_cancelling_the_enclosing_scope_cancels_tools_and_closes_the_source() -> None:
     gate = Gate([openai_call_start(0, "call_a", "hang", "{}"), openai_call_start(1, "b", "x", "{}")])
     gate.allow(2)
-    started = anyio.Event()
-    cancelled = False
+    hang = HangingTool()
 
     def hang_sync() -> str:  # a sync tool: its thread is abandoned on cancellation
         threading.Event().wait(0.2)
         return "late"
-
-    async def hang() -> str:
-        nonlocal cancelled
-        started.set()
-        try:
-            await anyio.sleep_forever()
-        finally:
-            cancelled = True
-        return "never"
 
     with anyio.fail_after(5):
         with anyio.CancelScope() as scope:
@@ -321,10 +306,10 @@ async def test_cancelling_the_enclosing_scope_cancels_tools_and_closes_the_sourc
             ) as run:
                 async for item in run:
                     if isinstance(item, ToolCallStarted) and item.id == "b":
-                        await started.wait()
+                        await hang.started.wait()
                         scope.cancel()
     assert scope.cancelled_caught
-    assert cancelled
+    assert hang.cancelled
     assert gate.closed
 
 
