@@ -16,8 +16,10 @@ native call has been seen, bare JSON only while no call at all has.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from .._events import Event, TextDelta
 from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Hold, Trigger
@@ -65,6 +67,48 @@ def _hold_pattern(holds: Sequence[Hold], line_start: str) -> re.Pattern[str]:
     return re.compile("(?:" + "|".join(alternatives) + ")\\Z") if alternatives else _NEVER
 
 
+class _Patterns(NamedTuple):
+    """What the channel searches with, for one set of detector classes."""
+
+    owners: tuple[tuple[Trigger, int], ...]  # each trigger, with its detector's position
+    search: re.Pattern[str]
+    starts: tuple[re.Pattern[str], re.Pattern[str]]  # [may begin mid-line, ... at a line start]
+    holds: tuple[
+        re.Pattern[str], re.Pattern[str]
+    ]  # [for text whose first char is mid-line, ... at a line start]
+    quiet: re.Pattern[str]
+    line_first: frozenset[str]
+
+
+@functools.lru_cache(maxsize=64)
+def _patterns(kinds: tuple[type[Detector], ...]) -> _Patterns:
+    """Built once per set of detectors, not once per parser (it is most of a parser's set-up)."""
+    # Explicit markup first: where a marker and a bare-JSON trigger match at
+    # the same place ("[TOOL_CALLS]" and "["), the marker wins.
+    owners = tuple(
+        sorted(
+            ((trigger, number) for number, kind in enumerate(kinds) for trigger in kind.triggers),
+            key=lambda pair: pair[0].tier,
+        )
+    )
+    triggers = [trigger for trigger, _ in owners]
+    holds = [hold for kind in kinds for hold in kind.holds]
+    # The fast path: text that continues a line and holds no line end and no
+    # character an anywhere-trigger can begin with cannot start any markup.
+    anywhere = {t.lead for t in triggers if not t.line_start} | {
+        c for h in holds if not h.line_start for c in h.first
+    }
+    return _Patterns(
+        owners,
+        _search_pattern(triggers),
+        (_start_pattern(triggers, line_start=False), _start_pattern(triggers, line_start=True)),
+        (_hold_pattern(holds, _MID_LINE), _hold_pattern(holds, _LINE_START)),
+        re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
+        frozenset({t.lead for t in triggers if t.line_start})
+        | {c for h in holds if h.line_start for c in h.first},
+    )
+
+
 class TextChannel:
     __slots__ = (
         "_active",
@@ -90,29 +134,13 @@ class TextChannel:
         self._out = out
         self._fallback = fallback
         self._max_candidate = max_candidate
-        # Explicit markup first: where a marker and a bare-JSON trigger match at
-        # the same place ("[TOOL_CALLS]" and "["), the marker wins.
-        owned = sorted(
-            ((trigger, detector) for detector in detectors for trigger in detector.triggers),
-            key=lambda pair: pair[0].tier,
-        )
-        self._owners = owned
-        triggers = [trigger for trigger, _ in owned]
-        holds = [hold for detector in detectors for hold in detector.holds]
-        self._search = _search_pattern(triggers)
-        # [triggers that may begin mid-line, ... at a line start], matched in place
-        self._starts = (_start_pattern(triggers, line_start=False), _start_pattern(triggers, line_start=True))
-        # [holds for text whose first character is mid-line, ... at a line start]
-        self._holds = (_hold_pattern(holds, _MID_LINE), _hold_pattern(holds, _LINE_START))
-        # The fast path: text that continues a line and holds no line end and no
-        # character an anywhere-trigger can begin with cannot start any markup.
-        anywhere = {t.lead for t in triggers if not t.line_start} | {
-            c for h in holds if not h.line_start for c in h.first
-        }
-        self._quiet = re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]")
-        self._line_first = frozenset({t.lead for t in triggers if t.line_start}) | {
-            c for h in holds if h.line_start for c in h.first
-        }
+        patterns = _patterns(tuple(type(detector) for detector in detectors))
+        self._owners = [(trigger, detectors[number]) for trigger, number in patterns.owners]
+        self._search = patterns.search
+        self._starts = patterns.starts
+        self._holds = patterns.holds
+        self._quiet = patterns.quiet
+        self._line_first = patterns.line_first
         self._calls = detectors[0].calls if detectors else None
         self._pending = ""  # held text: a possible trigger, or what the active detector left
         self._line_start = True  # is the next text's first character at a line start?
