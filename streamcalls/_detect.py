@@ -30,7 +30,7 @@ from ._events import ParseError
 from ._eventstream import PRELUDE_BYTES, valid_prelude
 from ._framing import make_framer
 from ._records import Framer, RecordSink
-from .providers import ADAPTERS, DETECTABLE
+from .providers import ADAPTERS, recognize
 from .providers.text import TextAdapter
 
 __all__ = ("AutoDetector", "sniff_framing")
@@ -227,10 +227,10 @@ class AutoDetector:
             else:
                 self._emit.parse_error(f"cannot tell the provider: {self._framing} record is not JSON", data)
             return
-        for cls in DETECTABLE:
-            if cls.recognizes(name, obj):
-                self._use(cls).on_record(name, data)
-                return
+        cls = recognize(name, obj)
+        if cls is not None:
+            self._use(cls).on_record(name, data)
+            return
         if first and self._keep_raw and TextAdapter.recognizes(name, obj):
             self._ask_for_text()
             return

@@ -17,7 +17,7 @@ from ._framing import make_framer
 from ._limits import Limits
 from ._records import Framer
 from .detectors import DEFAULT_DETECT, build_channel, tool_names
-from .providers import DETECTABLE, adapter_for
+from .providers import adapter_for, recognize
 
 __all__ = ("ParserState", "StreamParser")
 
@@ -177,12 +177,12 @@ class StreamParser:
 
     def _detect_object(self, obj: Any) -> Adapter | None:
         data = as_mapping(obj)
-        for cls in DETECTABLE:
-            if cls.recognizes(None, data):
-                adapter = cls(self._emit)
-                self._adapter = adapter
-                self._framer = make_framer(cls.framing, adapter, self._emit)
-                return adapter
+        cls = recognize(None, data)
+        if cls is not None:
+            adapter = cls(self._emit)
+            self._adapter = adapter
+            self._framer = make_framer(cls.framing, adapter, self._emit)
+            return adapter
         self._emit.parse_error(f"cannot tell the provider from the event {data!r:.200}")
         return None
 

@@ -6,6 +6,8 @@ package sees only :class:`~streamcalls._adapter.Adapter`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._adapter import Adapter
 from .._errors import UsageError
 from .anthropic import AnthropicAdapter
@@ -17,7 +19,7 @@ from .openai_chat import OpenAIChatAdapter
 from .openai_responses import OpenAIResponsesAdapter
 from .text import TextAdapter
 
-__all__ = ("ADAPTERS", "ALIASES", "DETECTABLE", "PROVIDER_NAMES", "adapter_for")
+__all__ = ("ADAPTERS", "ALIASES", "DETECTABLE", "PROVIDER_NAMES", "adapter_for", "recognize")
 
 ADAPTERS: dict[str, type[Adapter]] = {
     cls.name: cls
@@ -52,6 +54,14 @@ PROVIDER_NAMES: tuple[str, ...] = (*ADAPTERS, *ALIASES, "auto")
 
 # Tried in this order on the first record when provider="auto"; text last.
 DETECTABLE: tuple[type[Adapter], ...] = tuple(cls for cls in ADAPTERS.values() if cls is not TextAdapter)
+
+
+def recognize(name: str | None, obj: Any) -> type[Adapter] | None:
+    """The provider a decoded first event (and its SSE event name) comes from, if any tells."""
+    for cls in DETECTABLE:
+        if cls.recognizes(name, obj):
+            return cls
+    return None
 
 
 def adapter_for(provider: str) -> type[Adapter]:
