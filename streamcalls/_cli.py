@@ -32,6 +32,7 @@ from ._events import (
     ToolCallFailed,
     ToolCallStarted,
 )
+from ._names import ProviderName
 from ._parser import StreamParser
 from .providers import PROVIDER_NAMES
 
@@ -72,7 +73,7 @@ def _chunks(data: bytes, size: int) -> Iterator[bytes]:
 
 
 def replay(
-    data: bytes, *, provider: str, chunk: int, delay: float, as_json: bool, out: TextIO = sys.stdout
+    data: bytes, *, provider: ProviderName, chunk: int, delay: float, as_json: bool, out: TextIO = sys.stdout
 ) -> int:
     """Feed ``data`` in chunks and print each event as it comes; returns an exit status."""
     parser = StreamParser(provider)
