@@ -445,22 +445,31 @@ def test_every_message_is_msgspec_encodable(provider: str) -> None:
 
 def test_arguments_are_canonical_compact_json_strings() -> None:
     call = ToolCall("c", "f", {"q": 'naïve \u2028 "quoted"', "n": [1, 2.5, None, True]})
-    message = encode_call(call, "openai")
+    provider: str = "openai"  # a plain str: the message is a dict[str, Any], indexable all the way down
+    message = encode_call(call, provider)
+    assert isinstance(message, dict)
     arguments = message["tool_calls"][0]["function"]["arguments"]
     assert arguments == call.arguments_json
     assert msgspec.json.decode(arguments) == call.arguments
 
 
 def test_precise_return_types() -> None:
-    # Checked by mypy --strict: a literal provider name gives the precise type.
-    message: dict[str, Any] = encode_call(WEATHER, "anthropic")
-    items: list[dict[str, Any]] = encode_call(WEATHER, "openai-responses")
+    # Checked by this repository's mypy --strict run: a literal name gives the SDK's own
+    # request type (tests/test_typing.py passes them to the SDKs), a plain str dict[str, Any].
+    from anthropic.types import MessageParam
+    from openai.types.responses import ResponseInputItemParam
+
+    message: MessageParam = encode_call(WEATHER, "anthropic")
+    items: list[ResponseInputItemParam] = encode_call(WEATHER, "openai-responses")
     one: dict[str, Any] = encode_result(OK, "gemini")
     several: list[dict[str, Any]] = encode_result([OK], "gemini")
+    name: str = "anthropic"
+    plain: dict[str, Any] | list[dict[str, Any]] = encode_call(WEATHER, name)
     assert isinstance(message, dict)
     assert isinstance(items, list)
     assert isinstance(one, dict)
     assert isinstance(several, list)
+    assert plain == message
 
 
 def test_public_names() -> None:
