@@ -130,9 +130,10 @@ def _serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             out.write(f"  POST {url}/v1/chat/completions   OpenAI-compatible; base_url={url}/v1\n")
             out.write(f"  POST {url}/v1/messages           Anthropic-style;   base_url={url}\n")
             out.write(f"  GET  {url}/replay/<provider>/<name>\n")
-            out.write('  "model" picks a recording (else the first of its provider):\n')
+            out.write('  "model" picks a recording; messages ending with tool results get its next turn:\n')
             for key in sorted(recordings):
-                out.write(f"    {key}\n")
+                turns = recordings[key].turns
+                out.write(f"    {key}{f'  ({turns} turns)' if turns > 1 else ''}\n")
             out.flush()
             await anyio.sleep_forever()
 

@@ -401,6 +401,20 @@ def test_encode_result_of_several(provider: str) -> None:
     assert encode_result((r for r in [OK]), provider) == [EXPECTED_RESULT[provider]]
 
 
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_one_result_is_a_message_and_a_list_of_them_is_a_list_of_messages(provider: str) -> None:
+    """The history grows by .append(one) and .extend(several): never a list inside the list."""
+    history: list[Any] = [{"role": "user", "content": "Weather in Paris?"}]
+    history.append(encode_result(OK, provider))
+    history.extend(encode_result([OK, FAILED], provider))
+    history.extend(encode_result((r for r in [FAILED]), provider))
+    assert all(isinstance(message, dict) for message in history)
+    # one message holding both results where turns must alternate, one message per result elsewhere
+    assert len(history) == 1 + 1 + (1 if provider in MERGED else 2) + 1
+    assert history[1] == EXPECTED_RESULT[provider]
+    assert history[-1] == EXPECTED_ERROR[provider]
+
+
 def test_encode_result_rejects_no_results_and_other_objects() -> None:
     with pytest.raises(UsageError, match="at least one result"):
         encode_result([], "anthropic")
