@@ -36,7 +36,7 @@ def _traced(build: Callable[[], Any]) -> tuple[Any, int]:
     return kept, after - before
 
 
-def idle_parsers(provider: str, first: bytes, n: int = 10_000) -> dict[str, Any]:
+def idle_parsers(provider: streamcalls.ProviderName, first: bytes, n: int = 10_000) -> dict[str, Any]:
     def build() -> list[streamcalls.StreamParser]:
         parsers = [streamcalls.StreamParser(provider) for _ in range(n)]
         for parser in parsers:
@@ -61,7 +61,9 @@ def open_call_state(make: Callable[[int, int], Stream], sizes: Sequence[int]) ->
         stream = make(1, size)
         reads = stream.reads[: _fragment_reads(stream)]
 
-        def build(reads: tuple[bytes, ...] = reads, provider: str = stream.provider) -> Any:
+        def build(
+            reads: tuple[bytes, ...] = reads, provider: streamcalls.ProviderName = stream.provider
+        ) -> Any:
             parser = streamcalls.StreamParser(provider)
             for read in reads:
                 parser.feed(read)

@@ -39,6 +39,8 @@ from typing import Any
 
 import msgspec
 
+from streamcalls import ProviderName
+
 __all__ = (
     "FENCE_CLOSE",
     "FENCE_OPEN",
@@ -94,7 +96,7 @@ class Stream:
 
     key: str
     wire: str
-    provider: str
+    provider: ProviderName
     framing: str
     n_calls: int
     args_bytes: int

@@ -32,6 +32,7 @@ from ._events import (
     Usage,
 )
 from ._limits import Limits
+from ._names import ProviderName
 from ._parser import ParserState, StreamParser
 from ._results import ToolResult
 from .codec import Tool, augment_system_prompt, encode_call, encode_result, encode_tools, extract
@@ -79,6 +80,7 @@ __all__ = (
     "ParseError",
     "ParserState",
     "ProviderError",
+    "ProviderName",
     "ReasoningDelta",
     "StreamError",
     "StreamFinished",

@@ -17,6 +17,7 @@ import anyio
 from ._api import Chunk
 from ._errors import StreamInterrupted, StreamStalled, UsageError
 from ._events import Event
+from ._names import ProviderName
 from ._parser import StreamParser
 
 __all__ = ("CLOSE_TIMEOUT", "aclose_quietly", "aparse")
@@ -48,7 +49,7 @@ async def aclose_quietly(*resources: object) -> None:
 
 def aparse(
     source: AsyncIterable[Chunk],
-    provider: str = "auto",
+    provider: ProviderName = "auto",
     *,
     idle_timeout: float | None = None,
     **options: Any,

@@ -7,6 +7,7 @@ from typing import Any
 
 from ._errors import StreamInterrupted
 from ._events import Event
+from ._names import ProviderName
 from ._parser import StreamParser
 
 __all__ = ("parse", "parse_iter")
@@ -14,7 +15,9 @@ __all__ = ("parse", "parse_iter")
 Chunk = bytes | bytearray | memoryview | str
 
 
-def parse_iter(chunks: Iterable[Chunk] | Chunk, provider: str = "auto", **options: Any) -> Iterator[Event]:
+def parse_iter(
+    chunks: Iterable[Chunk] | Chunk, provider: ProviderName = "auto", **options: Any
+) -> Iterator[Event]:
     """Parse a whole stream lazily: yields each event as soon as its chunk is fed.
 
     ``chunks`` is ``bytes``/``str`` or any iterable of them (a file opened in
@@ -42,6 +45,6 @@ def parse_iter(chunks: Iterable[Chunk] | Chunk, provider: str = "auto", **option
     yield from parser.close()
 
 
-def parse(data: Iterable[Chunk] | Chunk, provider: str = "auto", **options: Any) -> list[Event]:
+def parse(data: Iterable[Chunk] | Chunk, provider: ProviderName = "auto", **options: Any) -> list[Event]:
     """Parse a whole stream (bytes, str, or an iterable of chunks) into a list of events."""
     return list(parse_iter(data, provider, **options))

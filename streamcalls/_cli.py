@@ -32,6 +32,7 @@ from ._events import (
     ToolCallFailed,
     ToolCallStarted,
 )
+from ._names import ProviderName
 from ._parser import StreamParser
 from .providers import PROVIDER_NAMES
 
@@ -72,7 +73,7 @@ def _chunks(data: bytes, size: int) -> Iterator[bytes]:
 
 
 def replay(
-    data: bytes, *, provider: str, chunk: int, delay: float, as_json: bool, out: TextIO = sys.stdout
+    data: bytes, *, provider: ProviderName, chunk: int, delay: float, as_json: bool, out: TextIO = sys.stdout
 ) -> int:
     """Feed ``data`` in chunks and print each event as it comes; returns an exit status."""
     parser = StreamParser(provider)
@@ -129,9 +130,10 @@ def _serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             out.write(f"  POST {url}/v1/chat/completions   OpenAI-compatible; base_url={url}/v1\n")
             out.write(f"  POST {url}/v1/messages           Anthropic-style;   base_url={url}\n")
             out.write(f"  GET  {url}/replay/<provider>/<name>\n")
-            out.write('  "model" picks a recording (else the first of its provider):\n')
+            out.write('  "model" picks a recording; messages ending with tool results get its next turn:\n')
             for key in sorted(recordings):
-                out.write(f"    {key}\n")
+                turns = recordings[key].turns
+                out.write(f"    {key}{f'  ({turns} turns)' if turns > 1 else ''}\n")
             out.flush()
             await anyio.sleep_forever()
 

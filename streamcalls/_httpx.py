@@ -16,6 +16,7 @@ from ._aio import aclose_quietly, aparse
 from ._api import parse_iter
 from ._events import Event
 from ._http import MAX_ERROR_BODY, bad_response_events, problem_with
+from ._names import ProviderName
 
 __all__ = ("from_httpx", "from_httpx_sync")
 
@@ -51,7 +52,7 @@ class SyncResponse(Protocol):
 
 
 async def from_httpx(
-    response: AsyncResponse, provider: str = "auto", **options: Any
+    response: AsyncResponse, provider: ProviderName = "auto", **options: Any
 ) -> AsyncGenerator[Event, None]:
     """The events of an ``httpx.Response`` opened with ``AsyncClient.stream(...)``.
 
@@ -93,7 +94,7 @@ async def from_httpx(
 
 
 def from_httpx_sync(
-    response: SyncResponse, provider: str = "auto", **options: Any
+    response: SyncResponse, provider: ProviderName = "auto", **options: Any
 ) -> Generator[Event, None, None]:
     """:func:`from_httpx` for a response of a sync ``httpx.Client.stream(...)``, through ``parse_iter``."""
     try:

@@ -15,6 +15,7 @@ from ._errors import MalformedStreamError, UsageError
 from ._events import Event, ParseError
 from ._framing import make_framer
 from ._limits import Limits
+from ._names import ProviderName
 from ._records import Framer
 from .detectors import DEFAULT_DETECT, build_channel, tool_names
 from .providers import adapter_for, recognize
@@ -53,7 +54,10 @@ class StreamParser:
     :param provider: ``"openai"``, ``"openai-responses"``, ``"anthropic"``,
         ``"ollama"``, ``"gemini"``, ``"bedrock"``, ``"cohere"``, ``"text"``,
         an alias of one (``"openrouter"``, ``"groq"``, ``"vllm"``, ...), or
-        ``"auto"`` to detect it from the first bytes and first event.
+        ``"auto"`` to detect it from the first bytes and first event.  Typed
+        as :data:`~streamcalls.ProviderName`, so a misspelt name fails type
+        checking; cast a name read at run time
+        (``typing.cast(streamcalls.ProviderName, name)``).
     :param native: the fallback policy between native calls and calls
         written in the text.  ``None`` (default): both, in stream order.
         ``True``: native calls are the protocol; text detectors are a fallback
@@ -79,7 +83,7 @@ class StreamParser:
 
     def __init__(
         self,
-        provider: str = "auto",
+        provider: ProviderName = "auto",
         *,
         native: bool | None = None,
         detect: Sequence[str] | None = None,

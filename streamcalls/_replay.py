@@ -4,11 +4,20 @@ Each response is a recording's bytes, cut at random points and sent piece by
 piece with random pauses, the way a provider's stream arrives.  Endpoints:
 
 - ``POST /v1/chat/completions``: OpenAI-compatible.  The request's ``model``
-  names the recording (``openai/<model>``), else the default one is sent;
-  ``"stream": true`` is required.
+  names the recording (``openai/<model>``); without a ``model`` the default
+  one is sent, an unknown one is a 404 listing the recordings.
 - ``POST /v1/messages``: Anthropic-style, likewise (``anthropic/<model>``).
-- ``GET /replay/<provider>/<name>``: a recording as it is.
+- ``GET /replay/<provider>/<name>`` (or ``<name>.turn2``, ...): a recording as it is.
 - ``GET /``: the list of recordings and endpoints.
+
+A POST is answered as the provider would answer it.  Its ``messages`` are
+checked by the provider's rules (:mod:`._history`): a history the provider
+would reject -- a message that is not an object, a tool result without its
+call, results not right after their calls -- gets the provider's 400 error
+JSON.  A history that ends with tool results gets the recording's next turn
+(``<name>.turn2.<ext>``: the final answer, say), a new prompt its first.
+``"stream": true`` streams the turn; otherwise the response is complete
+(``chat.completion``, Anthropic ``message``), built from the same recording.
 
 A ``model`` of ``"http-429"`` (any status) answers with that status and the
 provider's JSON error object; ``"html-502"`` with an HTML error page, as a
@@ -21,15 +30,14 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
-from importlib import resources
-from importlib.abc import Traversable
-from pathlib import Path
 from typing import Any
 
 import anyio
 import msgspec
 
-from .providers import ADAPTERS
+from ._complete import complete_response
+from ._history import Rejected, conversation_turn
+from ._recordings import Recording, bundled_recordings, load_recordings
 
 __all__ = ("Hold", "Recording", "ReplayApp", "bundled_recordings", "load_recordings")
 
@@ -38,71 +46,10 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-CONTENT_TYPES = {
-    ".sse": "text/event-stream; charset=utf-8",
-    ".ndjson": "application/x-ndjson",
-    ".json": "application/json",
-    ".txt": "text/plain; charset=utf-8",
-    ".bin": "application/vnd.amazon.eventstream",
-}
-PROVIDERS = tuple(ADAPTERS)  # a recording's folder (or file prefix) names its provider
+ENDPOINTS = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}
 
-_SSE_EVENT_END = re.compile(rb"(?:\r\n|\r|\n)(?:\r\n|\r|\n)")
-_LINE_END = re.compile(rb"\r\n|\r|\n")
 _ERROR_MODEL = re.compile(r"(http|html)-([1-5][0-9][0-9])")
-
-
-class Recording(msgspec.Struct, frozen=True):
-    """One recorded response body: ``provider/name`` is its key."""
-
-    provider: str
-    name: str
-    body: bytes
-    content_type: str
-
-    @property
-    def key(self) -> str:
-        return f"{self.provider}/{self.name}"
-
-    def event_ends(self) -> list[int]:
-        """Offsets just past each SSE event (blank line), or each line for other framings."""
-        pattern = _SSE_EVENT_END if self.content_type.startswith("text/event-stream") else _LINE_END
-        return [match.end() for match in pattern.finditer(self.body)]
-
-
-def load_recordings(folder: Traversable | Path) -> dict[str, Recording]:
-    """The recordings in a folder, by ``provider/name``.
-
-    Either one sub-folder per provider (``openai/one_call.sse``, as in the
-    tests' data) or flat files named ``<provider>_<name>.<ext>`` (as in the
-    bundled ``demo_streams``).  ``*.events.jsonl`` files are skipped.
-    """
-    found: dict[str, Recording] = {}
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.is_dir():
-            if entry.name in PROVIDERS:
-                for item in sorted(entry.iterdir(), key=lambda e: e.name):
-                    _add(found, entry.name, item)
-            continue
-        provider, _, rest = entry.name.partition("_")
-        if provider in PROVIDERS and rest:
-            _add(found, provider, entry, prefix=f"{provider}_")
-    return found
-
-
-def _add(found: dict[str, Recording], provider: str, item: Traversable, prefix: str = "") -> None:
-    stem, dot, suffix = item.name.partition(".")
-    content_type = CONTENT_TYPES.get(dot + suffix)
-    if not item.is_file() or content_type is None:
-        return
-    name = stem.removeprefix(prefix)
-    recording = Recording(provider, name, item.read_bytes(), content_type)
-    found[recording.key] = recording
-
-
-def bundled_recordings() -> dict[str, Recording]:
-    """The recordings shipped in the package (``streamcalls/demo_streams``)."""
-    return load_recordings(resources.files("streamcalls") / "demo_streams")
+_TURN_NAME = re.compile(r"(?P<key>.+?)(?:\.turn(?P<turn>[1-9][0-9]*))?")
 
 
 class Hold:
@@ -132,8 +79,8 @@ class ReplayApp:
         ``max_chunk`` bytes).
     :param max_delay: longest pause between two pieces, in seconds.
     :param defaults: recording key per endpoint provider (``"openai"``,
-        ``"anthropic"``) when the request's ``model`` names none; else the
-        first of that provider.
+        ``"anthropic"``) when the request has no ``model``; else the first
+        of that provider.
     """
 
     def __init__(
@@ -171,8 +118,12 @@ class ReplayApp:
         return hold
 
     def recording_for(self, provider: str, model: object) -> Recording | None:
-        if isinstance(model, str) and f"{provider}/{model}" in self.recordings:
-            return self.recordings[f"{provider}/{model}"]
+        """The recording a request's ``model`` names (None: no such recording).
+
+        Without a ``model``: the default for ``provider``, else its first recording.
+        """
+        if isinstance(model, str):
+            return self.recordings.get(f"{provider}/{model}")
         default = self.defaults.get(provider)
         if default is not None:
             return self.recordings[default]
@@ -188,53 +139,83 @@ class ReplayApp:
             return
         method, path = scope["method"], scope["path"].rstrip("/")
         body = await _read_body(receive)
-        if method == "POST" and path in ("/v1/chat/completions", "/v1/messages"):
-            provider = "openai" if path == "/v1/chat/completions" else "anthropic"
-            await self._completion(provider, body, receive, send)
+        if method == "POST" and path in ENDPOINTS:
+            await self._completion(ENDPOINTS[path], body, receive, send)
         elif method == "GET" and path.startswith("/replay/"):
-            recording = self.recordings.get(path.removeprefix("/replay/"))
+            wanted = path.removeprefix("/replay/")
+            recording = self._by_name(wanted)
             if recording is None:
-                await _json(
-                    send, 404, _error("openai", 404, f"no recording {path.removeprefix('/replay/')!r}")
-                )
+                await _json(send, 404, error_body("openai", 404, f"no recording {wanted!r}"))
             else:
                 await self._stream(recording, receive, send)
         elif method == "GET" and path == "":
-            endpoints = ["POST /v1/chat/completions", "POST /v1/messages", "GET /replay/<provider>/<name>"]
-            await _json(send, 200, {"recordings": sorted(self.recordings), "endpoints": endpoints})
+            endpoints = [*(f"POST {endpoint}" for endpoint in ENDPOINTS), "GET /replay/<provider>/<name>"]
+            turns = {key: recording.turns for key, recording in sorted(self.recordings.items())}
+            await _json(send, 200, {"recordings": list(turns), "turns": turns, "endpoints": endpoints})
         else:
-            await _json(send, 404, _error("openai", 404, f"no route {method} {scope['path']}"))
+            await _json(send, 404, error_body("openai", 404, f"no route {method} {scope['path']}"))
+
+    def _by_name(self, wanted: str) -> Recording | None:
+        match = _TURN_NAME.fullmatch(wanted)
+        recording = self.recordings.get(match["key"]) if match else None
+        if recording is None or match is None:
+            return None
+        return recording.maybe_turn(int(match["turn"] or 1))
 
     async def _completion(self, provider: str, body: bytes, receive: Receive, send: Send) -> None:
         try:
             request = msgspec.json.decode(body)
         except msgspec.DecodeError as exc:
-            await _json(send, 400, _error(provider, 400, f"the request body is not JSON: {exc}"))
+            await _json(send, 400, error_body(provider, 400, f"the request body is not JSON: {exc}"))
             return
         self.requests.append(request)
         if not isinstance(request, dict):
-            await _json(send, 400, _error(provider, 400, "the request body must be a JSON object"))
+            await _json(send, 400, error_body(provider, 400, "the request body must be a JSON object"))
             return
         model = request.get("model")
-        error = _ERROR_MODEL.fullmatch(model) if isinstance(model, str) else None
-        if error is not None:
-            status = int(error.group(2))
-            if error.group(1) == "html":
-                page = f"<html><head><title>{status} Bad Gateway</title></head><body><h1>{status}</h1></body></html>"
-                await _respond(send, status, "text/html; charset=utf-8", page.encode())
-            else:
-                await _json(send, status, _error(provider, status, f"simulated error {status}"))
+        simulated = _ERROR_MODEL.fullmatch(model) if isinstance(model, str) else None
+        if simulated is not None:
+            await _simulated_error(send, provider, simulated.group(1), int(simulated.group(2)))
             return
-        if request.get("stream") is not True:
-            await _json(
-                send, 400, _error(provider, 400, 'this replay server only streams: send "stream": true')
-            )
+        try:
+            turn = conversation_turn(provider, request.get("messages"))
+        except Rejected as rejected:
+            error = error_body(provider, 400, rejected.message, param=rejected.param, code=rejected.code)
+            await _json(send, 400, error)
             return
         recording = self.recording_for(provider, model)
         if recording is None:
-            await _json(send, 404, _error(provider, 404, f"no {provider} recording to replay"))
+            await _json(send, 404, self._no_model(provider, model))
             return
-        await self._stream(recording, receive, send)
+        answer = recording.maybe_turn(turn)
+        if answer is None:
+            message = (
+                f"recording {recording.key!r} has {recording.turns} turn(s), and these messages ask for "
+                f"turn {turn} (one more than the assistant turns since the last user prompt): record "
+                f"it as {recording.name}.turn{turn}.<ext> beside the first"
+            )
+            await _json(send, 404, error_body(provider, 404, message, code="model_not_found"))
+            return
+        if request.get("stream") is True:
+            await self._stream(answer, receive, send)
+            return
+        complete = complete_response(answer, model if isinstance(model, str) else answer.name)
+        if isinstance(complete, tuple):
+            await _json(send, *complete)
+        else:
+            await _json(send, 500, error_body(provider, 500, complete.message, code=complete.code))
+
+    def _no_model(self, provider: str, model: object) -> dict[str, Any]:
+        names = sorted(r.name for r in self.recordings.values() if r.provider == provider)
+        listed = ", ".join(names) if names else f"no {provider} recordings at all"
+        if provider == "anthropic":
+            message = f"model: {model} (this replay server has: {listed})"
+        else:
+            message = (
+                f"The model `{model}` does not exist or you do not have access to it. "
+                f"This replay server has: {listed}"
+            )
+        return error_body(provider, 404, message, code="model_not_found")
 
     async def _stream(self, recording: Recording, receive: Receive, send: Send) -> None:
         hold = self._holds.pop(0) if self._holds else None
@@ -246,6 +227,7 @@ class ReplayApp:
                     (b"content-type", recording.content_type.encode()),
                     (b"cache-control", b"no-cache"),
                     (b"x-replay-recording", recording.key.encode()),
+                    (b"x-replay-turn", str(recording.turn).encode()),
                 ],
             }
         )
@@ -294,15 +276,29 @@ class ReplayApp:
             start = end
 
 
-def _error(provider: str, status: int, message: str) -> dict[str, Any]:
-    """The provider's JSON error object."""
+def error_body(
+    provider: str, status: int, message: str, *, param: str | None = None, code: str | None = None
+) -> dict[str, Any]:
+    """The provider's JSON error object (Anthropic's has no ``param`` or ``code``)."""
     if provider == "anthropic":
         kind = {400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error"}
         return {"type": "error", "error": {"type": kind.get(status, "api_error"), "message": message}}
-    kind = {400: "invalid_request_error", 401: "authentication_error", 429: "rate_limit_exceeded"}
-    return {
-        "error": {"message": message, "type": kind.get(status, "server_error"), "param": None, "code": None}
+    kind = {
+        400: "invalid_request_error",
+        401: "authentication_error",
+        404: "invalid_request_error",
+        429: "rate_limit_exceeded",
     }
+    error = {"message": message, "type": kind.get(status, "server_error"), "param": param, "code": code}
+    return {"error": error}
+
+
+async def _simulated_error(send: Send, provider: str, kind: str, status: int) -> None:
+    if kind == "html":
+        page = f"<html><head><title>{status} Bad Gateway</title></head><body><h1>{status}</h1></body></html>"
+        await _respond(send, status, "text/html; charset=utf-8", page.encode())
+    else:
+        await _json(send, status, error_body(provider, status, f"simulated error {status}"))
 
 
 async def _read_body(receive: Receive) -> bytes:

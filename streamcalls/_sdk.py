@@ -26,6 +26,7 @@ from typing import Any, overload
 from ._aio import aclose_quietly
 from ._errors import UsageError
 from ._events import Event
+from ._names import ProviderName
 from ._parser import StreamParser
 
 __all__ = ("from_anthropic_stream", "from_openai_stream")
@@ -64,14 +65,14 @@ def _anthropic_event(obj: Any) -> Any:
 
 @overload
 def from_openai_stream(
-    stream: AsyncIterable[Any], provider: str = "auto", **options: Any
+    stream: AsyncIterable[Any], provider: ProviderName = "auto", **options: Any
 ) -> AsyncGenerator[Event, None]: ...
 @overload
 def from_openai_stream(
-    stream: Iterable[Any], provider: str = "auto", **options: Any
+    stream: Iterable[Any], provider: ProviderName = "auto", **options: Any
 ) -> Generator[Event, None, None]: ...
 def from_openai_stream(
-    stream: AsyncIterable[Any] | Iterable[Any], provider: str = "auto", **options: Any
+    stream: AsyncIterable[Any] | Iterable[Any], provider: ProviderName = "auto", **options: Any
 ) -> AsyncGenerator[Event, None] | Generator[Event, None, None]:
     """The events of an openai SDK stream: async for an ``AsyncStream``, sync for a ``Stream``.
 
@@ -83,21 +84,24 @@ def from_openai_stream(
 
 @overload
 def from_anthropic_stream(
-    stream: AsyncIterable[Any], provider: str = "anthropic", **options: Any
+    stream: AsyncIterable[Any], provider: ProviderName = "anthropic", **options: Any
 ) -> AsyncGenerator[Event, None]: ...
 @overload
 def from_anthropic_stream(
-    stream: Iterable[Any], provider: str = "anthropic", **options: Any
+    stream: Iterable[Any], provider: ProviderName = "anthropic", **options: Any
 ) -> Generator[Event, None, None]: ...
 def from_anthropic_stream(
-    stream: AsyncIterable[Any] | Iterable[Any], provider: str = "anthropic", **options: Any
+    stream: AsyncIterable[Any] | Iterable[Any], provider: ProviderName = "anthropic", **options: Any
 ) -> AsyncGenerator[Event, None] | Generator[Event, None, None]:
     """The events of an anthropic SDK stream (``AsyncStream``, ``MessageStream``, or their sync twins)."""
     return _from_sdk(stream, _anthropic_event, provider, options)
 
 
 def _from_sdk(
-    stream: AsyncIterable[Any] | Iterable[Any], select: Select, provider: str, options: dict[str, Any]
+    stream: AsyncIterable[Any] | Iterable[Any],
+    select: Select,
+    provider: ProviderName,
+    options: dict[str, Any],
 ) -> AsyncGenerator[Event, None] | Generator[Event, None, None]:
     parser = StreamParser(provider, **options)
     if isinstance(stream, AsyncIterable):

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -36,7 +36,7 @@ def counter_ids(prefix: str = "call_gen_") -> Callable[[], str]:
 
 def feed_chunks(chunks: Iterable[bytes], provider: str = "auto", **options: Any) -> list[Event]:
     options.setdefault("id_factory", counter_ids())
-    parser = streamcalls.StreamParser(provider, **options)
+    parser = streamcalls.StreamParser(cast(streamcalls.ProviderName, provider), **options)
     events: list[Event] = []
     for chunk in chunks:
         events += parser.feed(chunk)

@@ -14,6 +14,7 @@ from streamcalls import (
     Event,
     ParseError,
     ProviderError,
+    ProviderName,
     StreamFinished,
     StreamParser,
     TextDelta,
@@ -40,7 +41,7 @@ def ev(name: str, **payload: Any) -> dict[str, Any]:
     return {"event": name, "payload": payload}
 
 
-def events(data: bytes, provider: str = "bedrock") -> list[Event]:
+def events(data: bytes, provider: ProviderName = "bedrock") -> list[Event]:
     return feed_chunks([data], provider)
 
 
@@ -73,7 +74,9 @@ CLEAN = [s for s in sources() if not any({"corrupt", "cut", "error"} & set(x) fo
 
 @pytest.mark.parametrize("source", CLEAN, ids=[s.name for s in CLEAN])
 @pytest.mark.parametrize("provider", ["bedrock", "auto"])
-def test_feed_event_with_boto3_dicts_gives_the_same_events_as_bytes(source: Path, provider: str) -> None:
+def test_feed_event_with_boto3_dicts_gives_the_same_events_as_bytes(
+    source: Path, provider: ProviderName
+) -> None:
     data = (BEDROCK / source.name.replace(".frames.jsonl", ".bin")).read_bytes()
     parser = StreamParser(provider, id_factory=lambda: "unused")
     got: list[Event] = []

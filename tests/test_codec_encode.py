@@ -401,6 +401,20 @@ def test_encode_result_of_several(provider: str) -> None:
     assert encode_result((r for r in [OK]), provider) == [EXPECTED_RESULT[provider]]
 
 
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_one_result_is_a_message_and_a_list_of_them_is_a_list_of_messages(provider: str) -> None:
+    """The history grows by .append(one) and .extend(several): never a list inside the list."""
+    history: list[Any] = [{"role": "user", "content": "Weather in Paris?"}]
+    history.append(encode_result(OK, provider))
+    history.extend(encode_result([OK, FAILED], provider))
+    history.extend(encode_result((r for r in [FAILED]), provider))
+    assert all(isinstance(message, dict) for message in history)
+    # one message holding both results where turns must alternate, one message per result elsewhere
+    assert len(history) == 1 + 1 + (1 if provider in MERGED else 2) + 1
+    assert history[1] == EXPECTED_RESULT[provider]
+    assert history[-1] == EXPECTED_ERROR[provider]
+
+
 def test_encode_result_rejects_no_results_and_other_objects() -> None:
     with pytest.raises(UsageError, match="at least one result"):
         encode_result([], "anthropic")
@@ -445,22 +459,31 @@ def test_every_message_is_msgspec_encodable(provider: str) -> None:
 
 def test_arguments_are_canonical_compact_json_strings() -> None:
     call = ToolCall("c", "f", {"q": 'naïve \u2028 "quoted"', "n": [1, 2.5, None, True]})
-    message = encode_call(call, "openai")
+    provider: str = "openai"  # a plain str: the message is a dict[str, Any], indexable all the way down
+    message = encode_call(call, provider)
+    assert isinstance(message, dict)
     arguments = message["tool_calls"][0]["function"]["arguments"]
     assert arguments == call.arguments_json
     assert msgspec.json.decode(arguments) == call.arguments
 
 
 def test_precise_return_types() -> None:
-    # Checked by mypy --strict: a literal provider name gives the precise type.
-    message: dict[str, Any] = encode_call(WEATHER, "anthropic")
-    items: list[dict[str, Any]] = encode_call(WEATHER, "openai-responses")
+    # Checked by this repository's mypy --strict run: a literal name gives the SDK's own
+    # request type (tests/test_typing.py passes them to the SDKs), a plain str dict[str, Any].
+    from anthropic.types import MessageParam
+    from openai.types.responses import ResponseInputItemParam
+
+    message: MessageParam = encode_call(WEATHER, "anthropic")
+    items: list[ResponseInputItemParam] = encode_call(WEATHER, "openai-responses")
     one: dict[str, Any] = encode_result(OK, "gemini")
     several: list[dict[str, Any]] = encode_result([OK], "gemini")
+    name: str = "anthropic"
+    plain: dict[str, Any] | list[dict[str, Any]] = encode_call(WEATHER, name)
     assert isinstance(message, dict)
     assert isinstance(items, list)
     assert isinstance(one, dict)
     assert isinstance(several, list)
+    assert plain == message
 
 
 def test_public_names() -> None:

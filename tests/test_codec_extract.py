@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamcalls import ToolCall, ToolCallError, UsageError, encode_call, extract
+from streamcalls.codec import CodecProviderName
 from tests.support import counter_ids
 
 PROVIDERS = ("openai", "openai-responses", "anthropic", "ollama", "gemini", "bedrock", "cohere")
@@ -171,7 +172,7 @@ def expected(ids: tuple[str, str], source: str = "native") -> list[ToolCall]:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_native_calls_of_every_provider(provider: str) -> None:
+def test_native_calls_of_every_provider(provider: CodecProviderName) -> None:
     response, ids = RESPONSES_BY_PROVIDER[provider]
     assert extract(response, id_factory=counter_ids()) == expected(ids)
     assert extract(response, provider=provider, id_factory=counter_ids()) == expected(ids)
@@ -423,7 +424,7 @@ TEXT_ONLY: dict[str, Callable[[str], dict[str, Any]]] = {
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_fences_in_every_providers_text(provider: str) -> None:
+def test_fences_in_every_providers_text(provider: CodecProviderName) -> None:
     response = TEXT_ONLY[provider](FENCE)
     assert extract(response) == [ToolCall("f1", "fenced", {"q": 1}, 0, "fence")]
     assert extract(response, provider=provider) == [ToolCall("f1", "fenced", {"q": 1}, 0, "fence")]
@@ -463,7 +464,7 @@ def test_what_is_not_a_response(response: Any, message: str) -> None:
 
 def test_provider_names() -> None:
     with pytest.raises(UsageError, match="unknown provider 'open-ai'"):
-        extract(OPENAI, provider="open-ai")
+        extract(OPENAI, provider="open-ai")  # type: ignore[arg-type]  # the run-time check
     assert extract(OPENAI, provider="openrouter") == expected(("call_a", "call_b"))
     assert extract(OPENAI, provider="auto") == expected(("call_a", "call_b"))
     with pytest.raises(UsageError, match="not a complete Anthropic response"):
@@ -498,7 +499,7 @@ calls_st = st.lists(
 @pytest.mark.parametrize("provider", [*PROVIDERS, "openrouter"])
 @settings(max_examples=60, deadline=None)
 @given(calls=calls_st, text=st.none() | st.text(max_size=20))
-def test_round_trip(provider: str, calls: list[ToolCall], text: str | None) -> None:
+def test_round_trip(provider: CodecProviderName, calls: list[ToolCall], text: str | None) -> None:
     message = encode_call(calls, provider, text=text)
     assert extract(message) == calls
     assert extract(msgspec.json.encode(message)) == calls

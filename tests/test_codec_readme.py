@@ -1,4 +1,4 @@
-"""The README's "Closing the loop" example runs as written against streamcalls serve."""
+"""The README's "Closing the loop" example runs as written against streamcalls serve, to the final answer."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ import streamcalls
 from tests.test_cli_async import served
 
 TEXT = "Let me check the weather in Paris and the Louvre's opening hours for Saturday."
+ANSWER = (  # streamcalls/demo_streams/openai_plan_day.turn2.sse
+    "Saturday looks good: sunny and 21 °C in Paris. The Musée du Louvre is open 09:00-18:00, "
+    "so see it in the morning and keep the afternoon for a walk along the Seine."
+)
 
 
 def test_the_closing_the_loop_example_runs_as_written() -> None:
@@ -30,7 +34,9 @@ def test_the_closing_the_loop_example_runs_as_written() -> None:
             timeout=60,
         )
     assert result.returncode == 0, result.stderr
-    messages = [json.loads(line) for line in result.stdout.splitlines()]
+    *lines, answer = result.stdout.splitlines()
+    assert answer == ANSWER  # the server's next turn: the history was accepted
+    messages = [json.loads(line) for line in lines]
     assert messages == [
         {"role": "user", "content": "Plan my Saturday"},
         {

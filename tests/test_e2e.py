@@ -169,18 +169,10 @@ async def test_breaking_out_closes_the_connection() -> None:
         ),
         ("/v1/messages", "http-529", "HTTP 529: simulated error 529", "api_error"),
         ("/v1/chat/completions", "html-502", "HTTP 502 Bad Gateway: 502 Bad Gateway", "502"),
-        (
-            "/v1/messages",
-            "no stream",
-            'HTTP 400 Bad Request: this replay server only streams: send "stream": true',
-            "invalid_request_error",
-        ),
     ],
 )
 async def test_http_errors_become_provider_errors(path: str, model: str, message: str, code: str) -> None:
-    request: dict[str, Any] = {"model": model, "messages": MESSAGES}
-    if model != "no stream":
-        request["stream"] = True
+    request: dict[str, Any] = {"model": model, "messages": MESSAGES, "stream": True}
     async with (
         replay() as (_, url),
         http_client() as client,

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
 from streamcalls import (
     ParseError,
     ProviderError,
+    ProviderName,
     ReasoningDelta,
     StreamFinished,
     StreamParser,
@@ -24,7 +25,7 @@ from streamcalls import (
 )
 from tests.support import DATA, counter_ids, feed_chunks, normalize, read_events
 
-PROVIDER = "ollama"
+PROVIDER: Final = "ollama"
 FIXTURES = DATA / PROVIDER
 
 
@@ -50,7 +51,7 @@ def call(name: str, arguments: Any, call_id: str | None = None) -> dict[str, Any
     return entry
 
 
-def parse(data: bytes, provider: str = PROVIDER) -> list[Any]:
+def parse(data: bytes, provider: ProviderName = PROVIDER) -> list[Any]:
     return feed_chunks([data], provider)
 
 
@@ -89,7 +90,7 @@ PARITY_CASES = sorted(p for p in FIXTURES.glob("*.ndjson") if p.stem != "truncat
 
 @pytest.mark.parametrize("path", PARITY_CASES, ids=[p.stem for p in PARITY_CASES])
 @pytest.mark.parametrize("provider", [PROVIDER, "auto"])
-def test_feed_event_dicts_give_the_same_events_as_bytes(path: Path, provider: str) -> None:
+def test_feed_event_dicts_give_the_same_events_as_bytes(path: Path, provider: ProviderName) -> None:
     parser = StreamParser(provider, id_factory=counter_ids())
     events = []
     for text in path.read_text(encoding="utf-8").splitlines():

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
 from streamcalls import (
     ParseError,
     ProviderError,
+    ProviderName,
     StreamFinished,
     StreamParser,
     TextDelta,
@@ -27,7 +28,7 @@ from streamcalls import (
 )
 from tests.support import DATA, counter_ids, feed_chunks, normalize, read_events, sse_payloads
 
-PROVIDER = "openai-responses"
+PROVIDER: Final = "openai-responses"
 FIXTURES = DATA / PROVIDER
 
 
@@ -71,7 +72,7 @@ def completed(**response: Any) -> dict[str, Any]:
     return {"type": "response.completed", "response": {"status": "completed", **response}}
 
 
-def parse(data: bytes, provider: str = PROVIDER) -> list[Any]:
+def parse(data: bytes, provider: ProviderName = PROVIDER) -> list[Any]:
     return feed_chunks([data], provider)
 
 
@@ -124,7 +125,7 @@ PARITY_CASES = sorted(p for p in FIXTURES.glob("*.sse") if p.stem != "truncated"
 
 @pytest.mark.parametrize("path", PARITY_CASES, ids=[p.stem for p in PARITY_CASES])
 @pytest.mark.parametrize("provider", [PROVIDER, "auto"])
-def test_feed_event_dicts_give_the_same_events_as_bytes(path: Path, provider: str) -> None:
+def test_feed_event_dicts_give_the_same_events_as_bytes(path: Path, provider: ProviderName) -> None:
     parser = StreamParser(provider, id_factory=counter_ids())
     events = []
     for payload in sse_payloads(path):

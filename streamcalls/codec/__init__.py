@@ -11,12 +11,15 @@
 
 Provider names are the parser's: ``"openai"``, ``"openai-responses"``,
 ``"anthropic"``, ``"ollama"``, ``"gemini"``, ``"bedrock"``, ``"cohere"``,
-and every alias of OpenAI's format (``"openrouter"``, ``"groq"``, ...).
+and every alias of OpenAI's format (``"openrouter"``, ``"groq"``, ...):
+:data:`CodecProviderName`.  Written as a literal, the name types the encoders'
+results as the official SDKs' request types (see :mod:`._encode`).
 """
 
 from __future__ import annotations
 
-from ._encode import Message, encode_call, encode_result, encode_tools
+from .._names import CodecProviderName
+from ._encode import Message, ToolSpec, encode_call, encode_result, encode_tools
 from ._extract import extract
 from ._names import CODEC_PROVIDERS
 from ._prompt import augment_system_prompt
@@ -24,8 +27,10 @@ from ._tool import Tool
 
 __all__ = (
     "CODEC_PROVIDERS",
+    "CodecProviderName",
     "Message",
     "Tool",
+    "ToolSpec",
     "augment_system_prompt",
     "encode_call",
     "encode_result",

@@ -1,260 +1,68 @@
-"""The request side of a tool loop: tools, the assistant's calls and the tools' results, per provider.
+# The SDK overloads return the SDKs' TypedDicts, the plain-str one dict[str, Any];
+# mypy calls that an unsafe overlap, but at run time both are the same dict.
+# mypy: disable-error-code="overload-overlap"
+"""The request side of a tool loop, typed: ``encode_tools``, ``encode_call``, ``encode_result``.
 
-Every shape here is a plain ``dict``/``list`` (``msgspec.json.encode`` and any
-HTTP client take it as it is), written from each provider's documented
-request format:
+The shapes themselves are in :mod:`._shapes`.  Here is what a caller sees:
 
-============================  ==================================================  ==========================================
-provider                      a call (``encode_call``)                             a result (``encode_result``)
-============================  ==================================================  ==========================================
-OpenAI Chat (and aliases)     ``assistant`` message, ``tool_calls[]`` with JSON     ``{"role": "tool", "tool_call_id"}``
-                              string ``arguments``
-OpenAI Responses              ``function_call`` items (``call_id``, JSON string)   ``function_call_output`` item
-Anthropic                     ``assistant`` message, ``tool_use`` blocks           ``user`` message, ``tool_result`` blocks
-Ollama                        ``assistant`` message, object ``arguments``          ``{"role": "tool", "tool_name"}``
-Gemini                        ``model`` content, ``functionCall`` parts            ``user`` content, ``functionResponse`` parts
-Bedrock Converse              ``assistant`` message, ``toolUse`` blocks            ``user`` message, ``toolResult`` blocks
-Cohere v2                     ``assistant`` message, ``tool_calls[]``, tool_plan   ``{"role": "tool", "tool_call_id"}``
-============================  ==================================================  ==========================================
+- With a provider name written as a literal, each result is typed as the
+  official SDK's own request type, where there is one: the openai SDK's
+  ``ChatCompletionToolParam``, ``ChatCompletionAssistantMessageParam``,
+  ``ChatCompletionToolMessageParam`` (Responses: ``FunctionToolParam``,
+  ``ResponseInputItemParam``), the anthropic SDK's ``ToolParam`` and
+  ``MessageParam`` (see :mod:`._params`).  So ``mypy --strict`` accepts them
+  in ``client.chat.completions.create(tools=..., messages=...)``,
+  ``client.responses.create(tools=..., input=...)`` and
+  ``client.messages.create(tools=..., messages=...)``.
+- With a name held in a ``str`` (a provider-generic loop passes the
+  configured name through), ``dict[str, Any]``, or lists of them.
 
-A failed tool (``ToolResult.is_error``) is flagged where the provider has a
-flag -- Anthropic ``is_error: true``, Bedrock ``status: "error"``, Gemini's
-``response: {"error": ...}`` (instead of ``{"output": ...}``) -- and
-elsewhere its content is prefixed with ``"Error: "``.
+One item in, one message out; a list in, a list out (to ``.extend`` the
+conversation with), whatever the provider groups into one message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal, overload
 
 from .._errors import UsageError
 from .._events import ToolCall
+from .._names import OpenAIChatName
 from .._results import ToolResult
 from ._names import resolve
+from ._params import (
+    AnthropicMessage,
+    AnthropicTool,
+    OpenAIAssistantMessage,
+    OpenAITool,
+    OpenAIToolMessage,
+    ResponsesItem,
+    ResponsesTool,
+)
+from ._shapes import CALLS, RESULTS, TOOLS, Message
 from ._tool import Tool, as_tools
 
-__all__ = ("ERROR_PREFIX", "Message", "encode_call", "encode_result", "encode_tools")
+__all__ = ("Message", "ToolSpec", "encode_call", "encode_result", "encode_tools")
 
-Message = dict[str, Any]
-"""One message (or Responses input item) of a conversation, as plain data."""
+ToolSpec = Tool | Mapping[str, Any]
+"""One tool definition as ``encode_tools`` takes it: a :class:`Tool`, or an OpenAI-style dict."""
 
-ERROR_PREFIX = "Error: "
-
-ToolsEncoder = Callable[[list[Tool]], list[Message]]
-CallsEncoder = Callable[[list[ToolCall], "str | None"], "Message | list[Message]"]
-ResultsEncoder = Callable[[list[ToolResult]], list[Message]]
-
-SingleMessageProvider = Literal[
-    "openai", "anthropic", "ollama", "gemini", "bedrock", "cohere", "openrouter", "openai-chat"
-]
+Calls = ToolCall | Iterable[ToolCall]
+Results = Iterable[ToolResult]
+OneMessageName = Literal["ollama", "gemini", "bedrock", "cohere"]
+"""Providers without typed SDK params here, whose assistant turn is one message."""
 
 
-def _described(spec: Message, tool: Tool) -> Message:
-    if tool.description:  # Bedrock rejects an empty description; nobody needs one
-        spec["description"] = tool.description
-    return spec
-
-
-def _flagged(result: ToolResult) -> str:
-    return ERROR_PREFIX + result.content if result.is_error else result.content
-
-
-# -- tool definitions ---------------------------------------------------------------------
-
-
-def _tools_openai(tools: list[Tool]) -> list[Message]:
-    return [
-        {"type": "function", "function": {**_described({"name": t.name}, t), "parameters": t.schema}}
-        for t in tools
-    ]
-
-
-def _tools_responses(tools: list[Tool]) -> list[Message]:
-    # "strict": false -- left out, the Responses API rewrites the schema into
-    # strict mode (every property required, no additional ones).
-    return [
-        {"type": "function", **_described({"name": t.name}, t), "parameters": t.schema, "strict": False}
-        for t in tools
-    ]
-
-
-def _tools_anthropic(tools: list[Tool]) -> list[Message]:
-    return [{**_described({"name": t.name}, t), "input_schema": t.schema} for t in tools]
-
-
-def _tools_gemini(tools: list[Tool]) -> list[Message]:
-    # One Tool holding every declaration.  parametersJsonSchema takes a JSON
-    # schema as it is; "parameters" wants Google's OpenAPI subset.
-    declarations = [{**_described({"name": t.name}, t), "parametersJsonSchema": t.schema} for t in tools]
-    return [{"functionDeclarations": declarations}]
-
-
-def _tools_bedrock(tools: list[Tool]) -> list[Message]:
-    return [
-        {"toolSpec": {**_described({"name": t.name}, t), "inputSchema": {"json": t.schema}}} for t in tools
-    ]
-
-
-# -- the assistant's calls ------------------------------------------------------------------
-
-
-def _calls_openai(calls: list[ToolCall], text: str | None) -> Message:
-    return {
-        "role": "assistant",
-        "content": text or None,
-        "tool_calls": [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments_json}}
-            for c in calls
-        ],
-    }
-
-
-def _calls_responses(calls: list[ToolCall], text: str | None) -> list[Message]:
-    items: list[Message] = [{"type": "message", "role": "assistant", "content": text}] if text else []
-    items += [
-        {"type": "function_call", "call_id": c.id, "name": c.name, "arguments": c.arguments_json}
-        for c in calls
-    ]
-    return items
-
-
-def _calls_anthropic(calls: list[ToolCall], text: str | None) -> Message:
-    blocks: list[Message] = [{"type": "text", "text": text}] if text else []
-    blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments} for c in calls]
-    return {"role": "assistant", "content": blocks}
-
-
-def _calls_ollama(calls: list[ToolCall], text: str | None) -> Message:
-    return {
-        "role": "assistant",
-        "content": text or "",
-        "tool_calls": [{"id": c.id, "function": {"name": c.name, "arguments": c.arguments}} for c in calls],
-    }
-
-
-def _calls_gemini(calls: list[ToolCall], text: str | None) -> Message:
-    parts: list[Message] = [{"text": text}] if text else []
-    parts += [{"functionCall": {"id": c.id, "name": c.name, "args": c.arguments}} for c in calls]
-    return {"role": "model", "parts": parts}
-
-
-def _calls_bedrock(calls: list[ToolCall], text: str | None) -> Message:
-    blocks: list[Message] = [{"text": text}] if text else []
-    blocks += [{"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}} for c in calls]
-    return {"role": "assistant", "content": blocks}
-
-
-def _calls_cohere(calls: list[ToolCall], text: str | None) -> Message:
-    message: Message = {
-        "role": "assistant",
-        "tool_calls": [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments_json}}
-            for c in calls
-        ],
-    }
-    if text:
-        message["tool_plan"] = text  # Cohere's text before its calls
-    return message
-
-
-# -- the tools' results ----------------------------------------------------------------------
-
-
-def _results_openai(results: list[ToolResult]) -> list[Message]:
-    return [{"role": "tool", "tool_call_id": r.call_id, "content": _flagged(r)} for r in results]
-
-
-def _results_responses(results: list[ToolResult]) -> list[Message]:
-    return [{"type": "function_call_output", "call_id": r.call_id, "output": _flagged(r)} for r in results]
-
-
-def _results_anthropic(results: list[ToolResult]) -> list[Message]:
-    # All results of a turn go in one user message, as Anthropic asks for parallel calls.
-    blocks: list[Message] = []
-    for r in results:
-        block: Message = {"type": "tool_result", "tool_use_id": r.call_id, "content": r.content}
-        if r.is_error:
-            block["is_error"] = True
-        blocks.append(block)
-    return [{"role": "user", "content": blocks}]
-
-
-def _results_ollama(results: list[ToolResult]) -> list[Message]:
-    return [
-        {"role": "tool", "content": _flagged(r), "tool_name": r.name, "tool_call_id": r.call_id}
-        for r in results
-    ]
-
-
-def _results_gemini(results: list[ToolResult]) -> list[Message]:
-    parts = [
-        {
-            "functionResponse": {
-                "id": r.call_id,
-                "name": r.name,
-                "response": {"error" if r.is_error else "output": r.content},
-            }
-        }
-        for r in results
-    ]
-    return [{"role": "user", "parts": parts}]
-
-
-def _results_bedrock(results: list[ToolResult]) -> list[Message]:
-    # One user message: Converse requires user and assistant turns to alternate.
-    blocks = [
-        {
-            "toolResult": {
-                "toolUseId": r.call_id,
-                "content": [{"text": r.content}],
-                "status": "error" if r.is_error else "success",
-            }
-        }
-        for r in results
-    ]
-    return [{"role": "user", "content": blocks}]
-
-
-def _results_cohere(results: list[ToolResult]) -> list[Message]:
-    return [{"role": "tool", "tool_call_id": r.call_id, "content": _flagged(r)} for r in results]
-
-
-_TOOLS: dict[str, ToolsEncoder] = {
-    "openai": _tools_openai,
-    "openai-responses": _tools_responses,
-    "anthropic": _tools_anthropic,
-    "ollama": _tools_openai,
-    "gemini": _tools_gemini,
-    "bedrock": _tools_bedrock,
-    "cohere": _tools_openai,
-}
-
-_CALLS: dict[str, CallsEncoder] = {
-    "openai": _calls_openai,
-    "openai-responses": _calls_responses,
-    "anthropic": _calls_anthropic,
-    "ollama": _calls_ollama,
-    "gemini": _calls_gemini,
-    "bedrock": _calls_bedrock,
-    "cohere": _calls_cohere,
-}
-
-_RESULTS: dict[str, ResultsEncoder] = {
-    "openai": _results_openai,
-    "openai-responses": _results_responses,
-    "anthropic": _results_anthropic,
-    "ollama": _results_ollama,
-    "gemini": _results_gemini,
-    "bedrock": _results_bedrock,
-    "cohere": _results_cohere,
-}
-
-
-# -- the public functions --------------------------------------------------------------------
-
-
-def encode_tools(tools: Iterable[Tool | Mapping[str, Any]], provider: str) -> list[Message]:
+@overload
+def encode_tools(tools: Iterable[ToolSpec], provider: OpenAIChatName) -> list[OpenAITool]: ...
+@overload
+def encode_tools(tools: Iterable[ToolSpec], provider: Literal["openai-responses"]) -> list[ResponsesTool]: ...
+@overload
+def encode_tools(tools: Iterable[ToolSpec], provider: Literal["anthropic"]) -> list[AnthropicTool]: ...
+@overload
+def encode_tools(tools: Iterable[ToolSpec], provider: str) -> list[Message]: ...
+def encode_tools(tools: Iterable[ToolSpec], provider: str) -> Any:
     """Tool definitions in a provider's request format: the value of its ``tools`` field.
 
     ``tools`` holds :class:`Tool` objects or OpenAI-style dicts
@@ -263,35 +71,48 @@ def encode_tools(tools: Iterable[Tool | Mapping[str, Any]], provider: str) -> li
     ``toolConfig={"tools": ...}``; for Gemini it is one ``Tool`` with every
     ``functionDeclarations`` entry.
 
+    ``provider`` is any name of :data:`~streamcalls.codec.CodecProviderName`.
+    Written as a literal, it types the result as the SDK's tool param
+    (openai: ``ChatCompletionToolParam``, Responses: ``FunctionToolParam``,
+    anthropic: ``ToolParam``); a plain ``str`` is accepted too, for a name
+    chosen at run time, and gives ``list[dict[str, Any]]``.
+
     :raises UsageError: for an unknown provider or a tool without a name.
     """
-    return _TOOLS[resolve(provider)](as_tools(tools))
+    return TOOLS[resolve(provider)](as_tools(tools))
 
 
 @overload
 def encode_call(
-    calls: ToolCall | Iterable[ToolCall], provider: Literal["openai-responses"], *, text: str | None = None
-) -> list[Message]: ...
+    calls: Calls, provider: OpenAIChatName, *, text: str | None = None
+) -> OpenAIAssistantMessage: ...
 @overload
 def encode_call(
-    calls: ToolCall | Iterable[ToolCall], provider: SingleMessageProvider, *, text: str | None = None
-) -> Message: ...
+    calls: Calls, provider: Literal["openai-responses"], *, text: str | None = None
+) -> list[ResponsesItem]: ...
 @overload
 def encode_call(
-    calls: ToolCall | Iterable[ToolCall], provider: str, *, text: str | None = None
-) -> Message | list[Message]: ...
-def encode_call(
-    calls: ToolCall | Iterable[ToolCall], provider: str, *, text: str | None = None
-) -> Message | list[Message]:
+    calls: Calls, provider: Literal["anthropic"], *, text: str | None = None
+) -> AnthropicMessage: ...
+@overload
+def encode_call(calls: Calls, provider: OneMessageName, *, text: str | None = None) -> Message: ...
+@overload
+def encode_call(calls: Calls, provider: str, *, text: str | None = None) -> Message | list[Message]: ...
+def encode_call(calls: Calls, provider: str, *, text: str | None = None) -> Any:
     """The assistant's turn that made these calls, for the conversation history.
 
     One call or several (parallel calls belong in one assistant message), with
     the assistant's ``text`` before them if there was any.  Returns one
-    message -- for OpenAI Responses, the list of input items (a ``message``
-    item for the text, then one ``function_call`` item per call) -- so that
-    ``extract(encode_call(calls, p))`` gives the calls back (as native calls,
-    numbered from 0).  Cohere's text
-    before its calls is its ``tool_plan``.
+    message to ``.append`` -- for OpenAI Responses, the list of input items
+    to ``.extend`` with (a ``message`` item for the text, then one
+    ``function_call`` item per call) -- so that ``extract(encode_call(calls,
+    p))`` gives the calls back (as native calls, numbered from 0).  Cohere's
+    text before its calls is its ``tool_plan``.
+
+    Typed as the SDK's message param for a literal ``provider`` (openai:
+    ``ChatCompletionAssistantMessageParam``; Responses:
+    ``list[ResponseInputItemParam]``; anthropic: ``MessageParam``); a plain
+    ``str`` name gives ``dict[str, Any]`` (or, as it may be Responses, a list).
 
     A :class:`ToolCall` does not carry signed reasoning: for Gemini 3
     (``thoughtSignature`` on each ``functionCall`` part) and Anthropic's
@@ -300,7 +121,7 @@ def encode_call(
 
     :raises UsageError: for an unknown provider, or no calls.
     """
-    encoder = _CALLS[resolve(provider)]
+    encoder = CALLS[resolve(provider)]
     listed = [calls] if isinstance(calls, ToolCall) else list(calls)
     if not listed:
         raise UsageError("encode_call() needs at least one call")
@@ -311,20 +132,42 @@ def encode_call(
 
 
 @overload
+def encode_result(result: ToolResult, provider: OpenAIChatName) -> OpenAIToolMessage: ...
+@overload
+def encode_result(result: Results, provider: OpenAIChatName) -> list[OpenAIToolMessage]: ...
+@overload
+def encode_result(result: ToolResult, provider: Literal["openai-responses"]) -> ResponsesItem: ...
+@overload
+def encode_result(result: Results, provider: Literal["openai-responses"]) -> list[ResponsesItem]: ...
+@overload
+def encode_result(result: ToolResult, provider: Literal["anthropic"]) -> AnthropicMessage: ...
+@overload
+def encode_result(result: Results, provider: Literal["anthropic"]) -> list[AnthropicMessage]: ...
+@overload
 def encode_result(result: ToolResult, provider: str) -> Message: ...
 @overload
-def encode_result(result: Iterable[ToolResult], provider: str) -> list[Message]: ...
-def encode_result(result: ToolResult | Iterable[ToolResult], provider: str) -> Message | list[Message]:
-    """A tool's result as the provider's tool-result message.
+def encode_result(result: Results, provider: str) -> list[Message]: ...
+def encode_result(result: ToolResult | Results, provider: str) -> Any:
+    """Tool results as the provider's tool-result messages.
 
-    For one :class:`~streamcalls.ToolResult`, one message (or Responses
-    item).  For a sequence -- the results of one turn's calls --, the list of
-    messages to append: one message holding every result for Anthropic,
-    Gemini and Bedrock (their turns must alternate), one per result elsewhere.
+    - One :class:`~streamcalls.ToolResult` gives one message (for OpenAI
+      Responses, one item): ``messages.append(encode_result(r, p))``.
+    - A list (any iterable) of them -- the results of one turn's calls --
+      always gives a **list** of messages: ``messages.extend(encode_result(
+      [r1, r2], p))``.  For Anthropic, Gemini and Bedrock that list holds
+      one user message carrying every result (their turns must alternate;
+      Anthropic asks for all results of a turn in one message); for the
+      others it holds one message per result.  Appending the list itself
+      would nest it, which every provider rejects.
+
+    Typed as the SDK's param for a literal ``provider`` (openai:
+    ``ChatCompletionToolMessageParam``; Responses: ``ResponseInputItemParam``;
+    anthropic: ``MessageParam``); a plain ``str`` name gives
+    ``dict[str, Any]``.
 
     :raises UsageError: for an unknown provider, or no results.
     """
-    encoder = _RESULTS[resolve(provider)]
+    encoder = RESULTS[resolve(provider)]
     if isinstance(result, ToolResult):
         return encoder([result])[0]
     listed = list(result)

@@ -24,6 +24,7 @@ from .._arguments import IdFactory, decode_arguments, random_call_id
 from .._arguments import json_kind as kind_of
 from .._errors import ToolCallError, UsageError
 from .._events import ToolCall, ToolCallCompleted, ToolCallFailed
+from .._names import ProviderName
 from .._parser import StreamParser
 from ..detectors import DEFAULT_DETECT, DETECTORS
 from ._names import resolve
@@ -39,7 +40,7 @@ def extract(
     response: Any,
     native: bool | None = None,
     *,
-    provider: str | None = None,
+    provider: ProviderName | None = None,
     detect: Sequence[str] | None = None,
     tools: Iterable[Any] | None = None,
     id_factory: IdFactory | None = None,
@@ -79,21 +80,18 @@ def extract(
     :raises UsageError: for input that is not a response, an unknown
         provider or detector name.
     """
-    if provider == "auto":
-        provider = None
-    if provider is not None:
-        provider = resolve(provider, text=True)
+    wire = None if provider is None or provider == "auto" else resolve(provider, text=True)
     detectors = DEFAULT_DETECT if detect is None else tuple(detect)
     for name in detectors:
         if name not in DETECTORS:
             known = ", ".join(map(repr, DETECTORS))
             raise UsageError(f"unknown detector {name!r}; expected some of {known}")
-    obj, text = _load(response, provider)
-    if provider is None:
-        provider = detect_provider(obj)
-        if provider == "text":  # a bare call object: the text is its JSON
+    obj, text = _load(response, wire)
+    if wire is None:
+        wire = detect_provider(obj)
+        if wire == "text":  # a bare call object: the text is its JSON
             obj = text if text is not None else _encode(obj).decode()
-    found = READERS[provider](obj)
+    found = READERS[wire](obj)
     new_id = id_factory or random_call_id
 
     if native is not False and found.natives:
