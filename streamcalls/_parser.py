@@ -15,6 +15,7 @@ from ._errors import MalformedStreamError, UsageError
 from ._events import Event, ParseError
 from ._framing import make_framer
 from ._limits import Limits
+from ._options import check_parser_options
 from ._records import Framer
 from .detectors import DEFAULT_DETECT, build_channel, tool_names
 from .providers import adapter_for, recognize
@@ -72,7 +73,8 @@ class StreamParser:
         (default ``call_`` + random hex); pass one to get deterministic ids.
     :param limits: bounds on what one stream may make the parser hold.
     :param strict: raise on the first ParseError instead of reporting it.
-    :raises UsageError: for an unknown provider name.
+    :raises UsageError: for an unknown provider name, or an option's value
+        that it cannot take (an unknown detector, ``native="yes"``, ...).
     """
 
     __slots__ = ("_adapter", "_bom", "_closed", "_emit", "_framer", "_out", "_provider", "_strict")
@@ -89,10 +91,17 @@ class StreamParser:
         limits: Limits | None = None,
         strict: bool = False,
     ) -> None:
-        if invalid_utf8 not in ("replace", "report"):
-            raise UsageError(f"invalid_utf8 must be 'replace' or 'report', not {invalid_utf8!r}")
+        limits = check_parser_options(
+            native=native,
+            detect=detect,
+            tools=tools,
+            invalid_utf8=invalid_utf8,
+            id_factory=id_factory,
+            limits=limits,
+            strict=strict,
+        )
         emit = Emitter(
-            limits or Limits(),
+            limits,
             id_factory,
             native=native is not False,
             report_invalid_utf8=invalid_utf8 == "report",
