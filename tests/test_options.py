@@ -25,7 +25,7 @@ LIMIT_NAMES = tuple(Limits.__struct_fields__)
 @pytest.mark.parametrize("value", [-1, -(2**40), 2.5, "10", None, True, 1e9])
 def test_a_limit_must_be_an_int(name: str, value: object) -> None:
     with pytest.raises(UsageError, match=f"Limits\\({name}=...\\) must be an int"):
-        Limits(**{name: value})
+        Limits(**{name: value})  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("name", LIMIT_NAMES)
@@ -108,7 +108,7 @@ def test_an_unknown_option_is_pythons_type_error() -> None:
 
 
 def test_parse_iter_checks_its_options_at_the_call() -> None:
-    with pytest.raises(UsageError, match="unknown provider|provider"):
+    with pytest.raises(UsageError, match="unknown provider"):
         streamcalls.parse_iter(b"", "no-such-provider")
     with pytest.raises(UsageError, match="native"):
         streamcalls.parse_iter(b"", "openai", native="yes")
