@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 import msgspec
 
-__all__ = ("FLOOR_FRAMINGS", "floor")
+__all__ = ("FLOOR_WORK", "floor")
 
 _decode = msgspec.json.decode
 _DecodeError = msgspec.DecodeError
@@ -115,9 +115,16 @@ _FLOORS: dict[str, Callable[[Sequence[bytes]], Callable[[], None]]] = {
     "json-array": _json_array,
     "text": _text,
 }
-FLOOR_FRAMINGS = tuple(_FLOORS)
+FLOOR_WORK = {
+    "sse": "split lines + msgspec decode of each data payload",
+    "ndjson": "split lines + msgspec decode of each line",
+    "eventstream": "cut messages by length + msgspec decode of each payload",
+    "json-array": "msgspec decode of the whole body at once",
+    "text": "incremental UTF-8 decode",
+}
+"""What the floor of each framing does, in a few words."""
 
 
 def floor(framing: str, reads: Sequence[bytes]) -> Callable[[], None]:
-    """The floor's run over ``reads``; ``framing`` is one of :data:`FLOOR_FRAMINGS`."""
+    """The floor's run over ``reads``; ``framing`` is a key of :data:`FLOOR_WORK`."""
     return _FLOORS[framing](reads)
