@@ -79,31 +79,29 @@ Commands: TypeAlias = "argparse._SubParsersAction[_ArgumentParser]"
 # -- option values ------------------------------------------------------------------------------
 
 
-def _positive_int(text: str) -> int:
+def _number(text: str, parse: Callable[[str], float], what: str) -> float:
     try:
-        value = int(text)
+        return parse(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+
+
+def _positive_int(text: str) -> int:
+    value = int(_number(text, int, "a whole number"))
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    value = _number(text, float, "a number of seconds")
     if not value >= 0:  # NaN too
         raise argparse.ArgumentTypeError(f"must be 0 or more seconds, not {text}")
     return value
 
 
 def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    value = int(_number(text, int, "a port number"))
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"must be 0 to 65535 (0 picks a free port), not {value}")
     return value
