@@ -86,7 +86,9 @@ def test_calls_in_one_line_complete_together_in_that_feed() -> None:
 
 # Recordings with NAME.options.json expect events for those options (invalid_utf8="report" is about bytes).
 PARITY_CASES = sorted(
-    p for p in FIXTURES.glob("*.ndjson") if p.stem != "truncated" and not p.with_suffix(".options.json").exists()
+    p
+    for p in FIXTURES.glob("*.ndjson")
+    if p.stem != "truncated" and not p.with_suffix(".options.json").exists()
 )
 
 
