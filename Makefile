@@ -5,9 +5,7 @@ PY := $(VENV)/bin/python
 
 .PHONY: demo test fuzz bench clean
 
-# The fuzz run that `make test` (CI) includes: a fixed seed and a fixed number of
-# inputs, so that the same code always gets the same verdict.  `make fuzz` explores.
-FUZZ_GATE = PYTHONHASHSEED=0 $(PY) fuzz/run.py -seed=1 -runs=12000 -entropic=0 -reduce_inputs=0 -timeout=10 -print_final_stats=1
+LINTED := streamcalls tests benchmarks fuzz
 FUZZ_SECONDS ?= 600
 
 $(VENV)/.installed: pyproject.toml
@@ -37,14 +35,24 @@ $(VENV)/.bench-installed: pyproject.toml
 demo: $(VENV)/.demo-installed
 	$(PY) -m streamcalls demo
 
+# Every check runs, even after one fails, and the last lines are the verdict: one
+# line per check.  The fuzz gate (fuzz/gate.py: a fixed seed and a fixed number of
+# inputs, so the same code always gets the same verdict) prints one line and keeps
+# libFuzzer's output in fuzz/gate.log; it runs before pytest, whose summary stays on
+# the last screen.  `make fuzz` explores.
 test: $(VENV)/.dev-installed
-	$(PY) -m ruff check streamcalls tests benchmarks fuzz
-	$(PY) -m ruff format --check streamcalls tests benchmarks fuzz
-	$(PY) -m mypy
-	$(PY) -m pytest
-	if $(PY) -c "import atheris" 2>/dev/null; then \
-		corpus=$$(mktemp -d) && STREAMCALLS_FUZZ_CORPUS=$$corpus $(FUZZ_GATE); status=$$?; rm -rf $$corpus; exit $$status; \
-	else echo "atheris is not installable here: the coverage-guided fuzz run is skipped"; fi
+	@verdict=""; failed=0; \
+	check() { name="$$1"; shift; echo "== $$name"; \
+		if "$$@"; then verdict="$$verdict  passed  $$name\n"; \
+		else verdict="$$verdict  FAILED  $$name\n"; failed=1; fi; }; \
+	check "ruff check" $(PY) -m ruff check $(LINTED); \
+	check "ruff format --check" $(PY) -m ruff format --check $(LINTED); \
+	check "mypy --strict" $(PY) -m mypy; \
+	check "fuzz gate (atheris, fixed seed)" $(PY) fuzz/gate.py; \
+	check "pytest" $(PY) -m pytest; \
+	if [ $$failed = 0 ]; then result="every check passed"; else result="FAILED"; fi; \
+	printf '\n== make test: %s\n%b' "$$result" "$$verdict"; \
+	exit $$failed
 
 # Explore: hypothesis draws new inputs, then atheris runs for FUZZ_SECONDS.  A finding
 # leaves a crash-* file: copy it into tests/fuzz_regressions/ with the fix.

@@ -19,7 +19,6 @@ Two kinds of row, as the ``timed`` text of each says:
 
 from __future__ import annotations
 
-import codecs
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ import msgspec
 
 import streamcalls
 from streamcalls import ToolCallCompleted
+from streamcalls._floors import floor
 
 from .streams import Stream, coalesce, fence_ids, sse_events
 
@@ -107,43 +107,8 @@ def _streamcalls(stream: Stream, *, detect: tuple[str, ...] | None, coalesced: b
 
 
 def _floor(stream: Stream, *, coalesced: bool = False) -> Run:
-    reads = _reads(stream, coalesced)
-    decode = _decode
-    if stream.framing == "text":
-        decoder_factory = codecs.getincrementaldecoder("utf-8")
-
-        def run_text() -> None:
-            decoder = decoder_factory("replace")
-            for read in reads:
-                decoder.decode(read)
-            decoder.decode(b"", True)
-
-        return run_text
-
-    prefix = b"data: " if stream.framing == "sse" else b"{"
-    done = b"data: [DONE]"
-    start = 6 if stream.framing == "sse" else 0
-
-    def run() -> None:
-        # _lines() inlined: a generator would add ~0.1 us per line to the floor.
-        tail = bytearray()
-        for read in reads:
-            if 10 not in read:
-                tail += read
-                continue
-            lines = read.split(b"\n")
-            if tail:
-                tail += lines[0]
-                lines[0] = bytes(tail)
-                tail.clear()
-            last = lines.pop()
-            if last:
-                tail += last
-            for line in lines:
-                if line.startswith(prefix) and line != done:
-                    decode(line[start:])
-
-    return run
+    """The floor ``streamcalls bench`` uses too (:mod:`streamcalls._floors`), on this stream's reads."""
+    return floor(stream.framing, _reads(stream, coalesced))
 
 
 # -- shared by the peers: SSE split + msgspec decode of each payload ---------------------

@@ -2,27 +2,21 @@
 
 For each stream every applicable contender is prepared, run once to check
 its calls against the generator's ground truth (a mismatch stops the whole
-benchmark), then timed: rounds of one run per contender, in an order that
-rotates each round, so that a burst of load from the other processes on a
-shared machine hits every contender alike.  Each result is the median of
-its runs.  Only ratios between results of the same stream, measured in the
-same rounds, are meant to be compared.
-
-Time is the CPU time of the benchmark's thread (``time.thread_time``), not
-wall time: on a machine shared with other work, a run that the scheduler
-preempts would otherwise be charged for the other processes' time slices,
-and long runs are preempted far more often than short ones, which skews
-exactly the ratios between slow and fast contenders this benchmark is about.
+benchmark), then timed by :func:`streamcalls._timing.measure` -- the timing
+code ``streamcalls bench`` uses too: CPU time of this thread, rounds of one
+run per contender in an order that rotates each round, the median of each
+contender's runs.  Only ratios between results of the same stream, measured
+in the same rounds, are meant to be compared.
 """
 
 from __future__ import annotations
 
-import gc
 import statistics
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from streamcalls._timing import Rate, Settings, Timing, measure
 
 from .contenders import CallTuple, Contender, Run, Unavailable
 from .streams import Stream, coalesce
@@ -32,16 +26,6 @@ __all__ = ("Mismatch", "Result", "Settings", "check", "contender_reads", "measur
 
 class Mismatch(AssertionError):
     """A contender's calls differ from the ground truth: its timings would mean nothing."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    min_runs: int = 3  # for contenders slower than ``fast_s`` per run
-    min_runs_fast: int = 7
-    max_runs: int = 21
-    budget_s: float = 0.4  # time per contender per stream the repeats aim for
-    fast_s: float = 0.1
-    slow_s: float = 0.5  # a first run slower than this is kept as a timed sample
 
 
 @dataclass
@@ -69,16 +53,20 @@ class Result:
         return statistics.median(self.runs)
 
     @property
+    def rate(self) -> Rate:
+        return Rate(self.median, self.n_reads, self.n_bytes)
+
+    @property
     def chunks_per_s(self) -> float:
-        return self.n_reads / self.median
+        return self.rate.chunks_per_s
 
     @property
     def mb_per_s(self) -> float:
-        return self.n_bytes / self.median / 1e6
+        return self.rate.mb_per_s
 
     @property
     def us_per_chunk(self) -> float:
-        return self.median / self.n_reads * 1e6
+        return self.rate.us_per_chunk
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -123,13 +111,6 @@ def check(contender: Contender, stream: Stream, got: list[CallTuple] | None) -> 
         )
 
 
-def _timed(run: Run) -> tuple[float, list[CallTuple] | None]:
-    gc.collect()
-    start = time.thread_time()
-    out = run()
-    return time.thread_time() - start, out
-
-
 def measure_group(
     streams: Sequence[Stream],
     contenders: Sequence[Contender],
@@ -153,33 +134,16 @@ def measure_group(
                 run = _prepare(contender, stream, result, log)
                 if run is not None:
                     prepared.append((result, contender, stream, run))
-    # Everything built so far (the streams, the SDKs' pre-built chunk objects,
-    # every imported module) lives until the end: keep it out of the garbage
-    # collector's way, so that no contender's runs pay for scanning the
-    # others' heaps, and the collection before each run is cheap.
-    gc.collect()
-    gc.freeze()
-    try:
-        jobs = []
-        for result, contender, stream, run in prepared:
-            elapsed, got = _timed(run)  # warm-up, and the correctness check
-            check(contender, stream, got)
-            if elapsed > settings.slow_s:
-                result.runs.append(elapsed)
-                result.note = "first run kept as a sample (slow)"
-            least = settings.min_runs_fast if elapsed < settings.fast_s else settings.min_runs
-            repeats = max(least, min(settings.max_runs, int(settings.budget_s / max(elapsed, 1e-9))))
-            jobs.append((result, contender, stream, run, repeats))
-        for round_no in range(max((job[4] for job in jobs), default=0)):
-            shift = round_no % len(jobs)
-            for result, contender, stream, run, repeats in jobs[shift:] + jobs[:shift]:
-                if len(result.runs) >= repeats:
-                    continue
-                elapsed, got = _timed(run)
-                check(contender, stream, got)
-                result.runs.append(elapsed)
-    finally:
-        gc.unfreeze()
+    timings = [Timing(run, result.runs) for result, _, _, run in prepared]
+
+    def check_run(number: int, got: Any) -> None:
+        _, contender, stream, _ = prepared[number]
+        check(contender, stream, got)
+
+    measure(timings, settings, check_run)
+    for (result, _, _, _), timing in zip(prepared, timings, strict=True):
+        if timing.first_kept:
+            result.note = "first run kept as a sample (slow)"
     for stream in streams:
         by_key = {r.contender: r for r in results if r.stream == stream.key}
         for result in by_key.values():

@@ -97,11 +97,10 @@ def decode_view(decoder: msgspec.json.Decoder[T], data: bytes, emit: Emitter, wh
     """Decode one payload into a view Struct; a problem becomes a ParseError event."""
     try:
         return decoder.decode(data)
-    except UnicodeDecodeError as exc:
-        if emit.report_invalid_utf8:
-            emit.parse_error(f"{what} is not valid UTF-8 ({exc.reason} at byte {exc.start}); dropped", data)
-            return None
-        # decode again, with U+FFFD in place of the bad bytes
+    except UnicodeDecodeError:
+        # Decode again, with U+FFFD in place of the bad bytes.  (With
+        # invalid_utf8="report" they were dropped before framing: see _utf8.)
+        pass
     except msgspec.ValidationError as exc:
         emit.parse_error(f"{what} has an unexpected shape: {exc}", data)
         return None

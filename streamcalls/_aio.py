@@ -8,7 +8,6 @@ on first use of ``streamcalls.aparse`` (never by ``import streamcalls``).
 from __future__ import annotations
 
 import inspect
-import math
 from collections.abc import AsyncGenerator, AsyncIterable
 from typing import Any
 
@@ -18,9 +17,10 @@ from ._api import Chunk
 from ._errors import StreamInterrupted, StreamStalled, UsageError
 from ._events import Event
 from ._names import ProviderName
+from ._options import check_idle_timeout
 from ._parser import StreamParser
 
-__all__ = ("CLOSE_TIMEOUT", "aclose_quietly", "aparse")
+__all__ = ("CLOSE_TIMEOUT", "aclose_quietly", "aparse", "parser_events")
 
 CLOSE_TIMEOUT = 5.0
 """Seconds a source's ``aclose()`` may take when a stream ends or is cancelled."""
@@ -75,7 +75,9 @@ def aparse(
     With ``idle_timeout``, a source that sends nothing for that many seconds
     ends the same way with :class:`~streamcalls.StreamStalled`.
 
-    :raises UsageError: if ``source`` is not an async iterable (at the call).
+    :raises UsageError: at the call, if ``source`` is not an async iterable,
+        ``idle_timeout`` is not a positive number of seconds, or an option's
+        value is wrong (see :class:`~streamcalls.StreamParser`).
     """
     if not hasattr(source, "__aiter__"):
         hint = (
@@ -84,15 +86,14 @@ def aparse(
             else "pass an async iterable of bytes or str chunks"
         )
         raise UsageError(f"aparse() takes an async iterable, not {type(source).__name__}: {hint}")
-    if idle_timeout is not None and not idle_timeout > 0:
-        raise UsageError(f"idle_timeout must be a positive number of seconds, not {idle_timeout!r}")
-    parser = StreamParser(provider, **options)
-    return _events(source, parser, math.inf if idle_timeout is None else idle_timeout)
+    timeout = check_idle_timeout(idle_timeout)
+    return parser_events(source, StreamParser(provider, **options), timeout)
 
 
-async def _events(
+async def parser_events(
     source: AsyncIterable[Chunk], parser: StreamParser, idle_timeout: float
 ) -> AsyncGenerator[Event, None]:
+    """The events of ``source`` through ``parser`` (options already checked)."""
     chunks = source.__aiter__()
     try:
         while True:

@@ -10,7 +10,7 @@ from ._events import Event
 from ._names import ProviderName
 from ._parser import StreamParser
 
-__all__ = ("parse", "parse_iter")
+__all__ = ("parse", "parse_iter", "parser_iter")
 
 Chunk = bytes | bytearray | memoryview | str
 
@@ -28,8 +28,14 @@ def parse_iter(
     cut-off stream are yielded (the open call as ``ToolCallFailed``,
     ``StreamFinished("error")``), then :class:`StreamInterrupted` is raised
     from the iterable's error.
+
+    :raises UsageError: at the call, for an option's value that is wrong.
     """
-    parser = StreamParser(provider, **options)
+    return parser_iter(chunks, StreamParser(provider, **options))
+
+
+def parser_iter(chunks: Iterable[Chunk] | Chunk, parser: StreamParser) -> Iterator[Event]:
+    """The events of ``chunks`` through ``parser`` (built, and its options checked, by the caller)."""
     if isinstance(chunks, (bytes, bytearray, memoryview, str)):
         chunks = (chunks,)
     iterator = iter(chunks)

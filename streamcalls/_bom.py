@@ -13,17 +13,19 @@ BOM = b"\xef\xbb\xbf"
 
 
 class LeadingBom:
-    __slots__ = ("_held", "done")
+    __slots__ = ("_held", "done", "removed")
 
     def __init__(self) -> None:
         self._held = b""  # the start of a BOM, until its last byte arrives
         self.done = False
+        self.removed = 0  # bytes dropped from the stream's start (3 once a BOM was)
 
     def strip(self, data: bytes) -> bytes:
         """The chunk without the BOM (or the part of it this chunk holds)."""
         held = self._held + data
         if held.startswith(BOM):
             self.done = True
+            self.removed = len(BOM)
             return held[3:]
         if len(held) < 3 and BOM.startswith(held):
             self._held = held

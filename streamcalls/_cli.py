@@ -1,11 +1,16 @@
-"""The command line: replay a recorded stream and print its events.
+"""The command line: replay a recorded stream, measure the parser on recordings, serve them, run the demo.
 
-streamcalls replay FILE [--provider P] [--chunk N] [--delay S] [--json]
+streamcalls replay FILE [--provider P] [--detect NAMES] [--chunk N] [--delay S] [--json]
+streamcalls bench FILE... [--provider P] [--detect NAMES] [--chunk N] [--json]
 streamcalls serve [--host H] [--port N] [--recordings DIR] [--max-chunk N] [--max-delay S] [--seed N]
 streamcalls demo
 
-``serve`` and ``demo`` use the async front and need their extras
-(``streamcalls[serve]``, ``streamcalls[demo]``); they are imported only when run.
+Each subcommand is one ``_add_*`` function (its arguments) and one ``_run_*``
+function (what it does).  A mistake of the user's -- a file that cannot be
+read, a bad option value, a port in use -- is one line on stderr and exit
+status 2, never a traceback.  ``serve`` and ``demo`` use the async front and
+need their extras (``streamcalls[serve]``, ``streamcalls[demo]``); they are
+imported only when run.
 """
 
 from __future__ import annotations
@@ -14,12 +19,13 @@ import argparse
 import contextlib
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, NoReturn, TextIO, TypeAlias
 
 import msgspec
 
+from ._errors import UsageError
 from ._events import (
     Event,
     ParseError,
@@ -34,9 +40,116 @@ from ._events import (
 )
 from ._names import ProviderName
 from ._parser import StreamParser
-from .providers import PROVIDER_NAMES
+from .detectors import DETECTORS
+from .providers import ADAPTERS, PROVIDER_NAMES
 
-__all__ = ("describe", "main")
+__all__ = ("describe", "main", "replay")
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1  # the stream had problems
+EXIT_USAGE = 2  # the command could not run as given
+
+EXIT_STATUS = """\
+exit status:
+  0  done, and every stream was clean
+  1  a stream had problems: a ParseError, a ProviderError or a failed call
+  2  the command could not run as given: a bad option value, a file that cannot be read,
+     a port in use, a missing extra (one line on stderr says which)
+"""
+
+
+class CommandError(Exception):
+    """A mistake in the command line: reported as one line, exit status 2."""
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "formatter_class", argparse.RawDescriptionHelpFormatter
+        )  # keeps EXIT_STATUS's lines
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        # argparse prints its usage too; one line says it, and --help has the rest.
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+Commands: TypeAlias = "argparse._SubParsersAction[_ArgumentParser]"
+
+
+# -- option values ------------------------------------------------------------------------------
+
+
+def _number(text: str, parse: Callable[[str], float], what: str) -> float:
+    try:
+        return parse(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+
+
+def _positive_int(text: str) -> int:
+    value = int(_number(text, int, "a whole number"))
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = _number(text, float, "a number of seconds")
+    if not value >= 0:  # NaN too
+        raise argparse.ArgumentTypeError(f"must be 0 or more seconds, not {text}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = int(_number(text, int, "a port number"))
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0 to 65535 (0 picks a free port), not {value}")
+    return value
+
+
+def _detectors(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if names == ("none",):
+        return ()
+    unknown = [name for name in names if name not in DETECTORS]
+    if unknown:
+        known = ", ".join(DETECTORS)
+        raise argparse.ArgumentTypeError(
+            f"unknown detector {unknown[0]!r}; expected some of {known}, or none"
+        )
+    return names
+
+
+def _read(path: Path) -> bytes:
+    """A recording's bytes (``-``: stdin)."""
+    if str(path) == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _add_stream_options(command: argparse.ArgumentParser, chunk_help: str) -> None:
+    command.add_argument(
+        "--provider",
+        default="auto",
+        choices=PROVIDER_NAMES,
+        metavar="P",
+        help=f"auto (default), {', '.join(ADAPTERS)}, or an alias (openrouter, groq, vllm, ...)",
+    )
+    command.add_argument(
+        "--detect",
+        type=_detectors,
+        metavar="NAMES",
+        help=f"text detectors, comma-separated ({', '.join(DETECTORS)}), or none (default: fence,json)",
+    )
+    command.add_argument("--chunk", type=_positive_int, metavar="N", help=chunk_help)
+    command.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+
+# -- replay ------------------------------------------------------------------------------------------
 
 
 def describe(event: Event) -> str:
@@ -73,10 +186,18 @@ def _chunks(data: bytes, size: int) -> Iterator[bytes]:
 
 
 def replay(
-    data: bytes, *, provider: ProviderName, chunk: int, delay: float, as_json: bool, out: TextIO = sys.stdout
+    data: bytes,
+    *,
+    provider: ProviderName,
+    chunk: int,
+    delay: float,
+    as_json: bool,
+    detect: Sequence[str] | None = None,
+    out: TextIO | None = None,
 ) -> int:
-    """Feed ``data`` in chunks and print each event as it comes; returns an exit status."""
-    parser = StreamParser(provider)
+    """Feed ``data`` in chunks (``chunk <= 0``: whole) and print each event as it comes; returns an exit status."""
+    out = out or sys.stdout
+    parser = StreamParser(provider, detect=detect)
     started = time.perf_counter()
     failed = False
 
@@ -95,37 +216,117 @@ def replay(
         if delay:
             time.sleep(delay)
     show(parser.close())
-    return 1 if failed else 0
+    return EXIT_PROBLEMS if failed else EXIT_OK
 
 
-def _demo(fast: bool) -> int:
-    try:
-        import anyio
+def _add_replay(commands: Commands) -> None:
+    command = commands.add_parser(
+        "replay", help="parse a recorded stream file and print its events", epilog=EXIT_STATUS
+    )
+    command.add_argument("file", type=Path, help="a recorded response body; - for stdin")
+    _add_stream_options(command, "feed N bytes at a time (default: the whole file at once)")
+    command.add_argument(
+        "--delay", type=_seconds, default=0.0, metavar="S", help="seconds to wait between chunks"
+    )
+    command.set_defaults(run=_run_replay)
 
-        from ._demo import run_demo
-    except ImportError as exc:
-        sys.stderr.write(f"the demo needs its extra: pip install 'streamcalls[demo]' ({exc})\n")
-        return 2
-    return anyio.run(lambda: run_demo(fast=fast))
+
+def _run_replay(args: argparse.Namespace) -> int:
+    data = _read(args.file)
+    return replay(
+        data,
+        provider=args.provider,
+        chunk=args.chunk or 0,
+        delay=args.delay,
+        as_json=args.json,
+        detect=args.detect,
+    )
 
 
-def _serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+# -- bench -------------------------------------------------------------------------------------------
+
+BENCH_CHUNK = 256
+
+
+def _add_bench(commands: Commands) -> None:
+    command = commands.add_parser(
+        "bench",
+        help="measure the parser's chunk throughput on recordings, against the split + decode floor",
+        description="Replays each recording through the parser and through the msgspec split + decode floor\n"
+        "of its framing, timed in the same run (CPU time, medians of interleaved runs), and shows\n"
+        "when each call completed: bytes into the stream against the stream's end.",
+        epilog=EXIT_STATUS,
+    )
+    command.add_argument("files", type=Path, nargs="+", metavar="FILE", help="recorded response bodies")
+    _add_stream_options(command, f"bytes per read (default: {BENCH_CHUNK})")
+    command.set_defaults(run=_run_bench)
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    from ._bench import bench_file, render, render_json
+
+    out = sys.stdout
+    recordings = [(path, _read(path)) for path in args.files]  # every file readable before any timing
+    results = []
+    for path, data in recordings:
+        results.append(
+            bench_file(
+                str(path), data, provider=args.provider, chunk=args.chunk or BENCH_CHUNK, detect=args.detect
+            )
+        )
+        if not args.json:
+            out.write(render(results[-1:]))
+            out.flush()
+    if args.json:
+        out.write(render_json(results))
+    return EXIT_PROBLEMS if any(m.problems for m in results) else EXIT_OK
+
+
+# -- serve and demo ------------------------------------------------------------------------------------
+
+
+def _add_serve(commands: Commands) -> None:
+    command = commands.add_parser(
+        "serve", help="run the local replay server of recorded provider streams", epilog=EXIT_STATUS
+    )
+    command.add_argument("--host", default="127.0.0.1")
+    command.add_argument("--port", type=_port, default=8000, help="0 picks a free port (default: 8000)")
+    command.add_argument("--recordings", type=Path, help="a folder of recordings (default: the bundled ones)")
+    command.add_argument(
+        "--max-chunk", type=_positive_int, default=64, help="largest piece sent at once, in bytes"
+    )
+    command.add_argument("--max-delay", type=_seconds, default=0.02, help="longest pause between pieces (s)")
+    command.add_argument("--seed", type=int, help="seed of the random chunking and pauses")
+    command.set_defaults(run=_run_serve)
+
+
+def _run_serve(args: argparse.Namespace) -> int:
     try:
         import anyio
 
         from ._replay import ReplayApp, bundled_recordings, load_recordings
         from ._serve import serve
     except ImportError as exc:
-        sys.stderr.write(f"serving needs its extra: pip install 'streamcalls[serve]' ({exc})\n")
-        return 2
-    recordings = bundled_recordings() if args.recordings is None else load_recordings(args.recordings)
+        raise CommandError(f"serving needs its extra: pip install 'streamcalls[serve]' ({exc})") from None
+    if args.recordings is None:
+        recordings = bundled_recordings()
+    else:
+        try:
+            recordings = load_recordings(args.recordings)
+        except OSError as exc:
+            raise CommandError(
+                f"cannot read recordings from {args.recordings}: {exc.strerror or exc}"
+            ) from None
     if not recordings:
-        sys.stderr.write(f"no recordings found in {args.recordings}\n")
-        return 2
+        raise CommandError(f"no recordings found in {args.recordings}")
     app = ReplayApp(recordings, seed=args.seed, max_chunk=args.max_chunk, max_delay=args.max_delay)
+    out = sys.stdout
+    listening = False
 
     async def run() -> None:
+        nonlocal listening
         async with serve(app, args.host, args.port, graceful_timeout=2.0) as url:
+            listening = True
             out.write(f"replaying {len(recordings)} recorded streams at {url}  (Ctrl+C stops)\n")
             out.write(f"  POST {url}/v1/chat/completions   OpenAI-compatible; base_url={url}/v1\n")
             out.write(f"  POST {url}/v1/messages           Anthropic-style;   base_url={url}\n")
@@ -137,37 +338,66 @@ def _serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             out.flush()
             await anyio.sleep_forever()
 
-    with contextlib.suppress(KeyboardInterrupt):
-        anyio.run(run)
-    return 0
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            anyio.run(run)
+    except OSError as exc:
+        if listening:
+            raise
+        # Binding failed: the port is taken, the host is not this machine's, ...
+        raise CommandError(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    return EXIT_OK
+
+
+def _add_demo(commands: Commands) -> None:
+    command = commands.add_parser(
+        "demo", help="run tools as their calls complete, against the replay server", epilog=EXIT_STATUS
+    )
+    command.add_argument("--fast", action="store_true", help="no pauses (for tests)")
+    command.set_defaults(run=_run_demo)
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    try:
+        import anyio
+
+        from ._demo import run_demo
+    except ImportError as exc:
+        raise CommandError(f"the demo needs its extra: pip install 'streamcalls[demo]' ({exc})") from None
+    status: int = anyio.run(lambda: run_demo(fast=args.fast))
+    return status
+
+
+# -- main ----------------------------------------------------------------------------------------------
+
+SUBCOMMANDS: tuple[Callable[[Commands], None], ...] = (_add_replay, _add_bench, _add_serve, _add_demo)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _ArgumentParser(prog="streamcalls", description=__doc__.split("\n")[0], epilog=EXIT_STATUS)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(commands)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="streamcalls", description=__doc__.split("\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    play = commands.add_parser("replay", help="parse a recorded stream file and print its events")
-    play.add_argument("file", type=Path, help="a recorded response body; - for stdin")
-    play.add_argument("--provider", default="auto", choices=PROVIDER_NAMES)
-    play.add_argument("--chunk", type=int, default=0, help="feed N bytes at a time (default: whole)")
-    play.add_argument("--delay", type=float, default=0.0, help="seconds to wait between chunks")
-    play.add_argument("--json", action="store_true", help="print events as JSON lines")
-    serve = commands.add_parser("serve", help="run the local replay server of recorded provider streams")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000, help="0 picks a free port (default: 8000)")
-    serve.add_argument("--recordings", type=Path, help="a folder of recordings (default: the bundled ones)")
-    serve.add_argument("--max-chunk", type=int, default=64, help="largest piece sent at once, in bytes")
-    serve.add_argument("--max-delay", type=float, default=0.02, help="longest pause between pieces (s)")
-    serve.add_argument("--seed", type=int, help="seed of the random chunking and pauses")
-    demo = commands.add_parser("demo", help="run tools as their calls complete, against the replay server")
-    demo.add_argument("--fast", action="store_true", help="no pauses (for tests)")
-    args = parser.parse_args(argv)
+    """Run the command line; returns the exit status (see ``streamcalls --help``).
+
+    A mistake of the user's is one line on stderr and status 2, never an exception.
+    """
     try:
-        if args.command == "demo":
-            return _demo(args.fast)
-        if args.command == "serve":
-            return _serve(args)
-        data = sys.stdin.buffer.read() if str(args.file) == "-" else args.file.read_bytes()
-        return replay(data, provider=args.provider, chunk=args.chunk, delay=args.delay, as_json=args.json)
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, or a bad argument (already reported on one line)
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    try:
+        status: int = args.run(args)
+        return status
+    except (CommandError, UsageError) as exc:
+        sys.stderr.write(f"streamcalls {args.command}: {exc}\n")
+        return EXIT_USAGE
     except BrokenPipeError:  # the reader went away (e.g. piped into head)
         sys.stderr.close()
-        return 0
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130  # the shell's code for Ctrl+C

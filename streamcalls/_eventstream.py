@@ -27,6 +27,9 @@ types and sizes: 0 true and 1 false (no value), 2 byte (1), 3 short (2),
   JSON payload ``{"code": ..., "message": ...}`` (header names starting with
   ``:`` are reserved, so no event or exception can have this name).
 
+With ``invalid_utf8="report"`` each payload's invalid UTF-8 is dropped and
+reported at its stream offset before the payload is handed on (``clean``).
+
 Problems are :class:`~streamcalls.ParseError` events.  A message whose CRC
 does not match, or whose headers cannot be read, is skipped by its length
 and framing goes on.  A prelude whose CRC does not match cannot be trusted
@@ -44,6 +47,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Callable
 
 import msgspec
 
@@ -57,6 +61,8 @@ _OVERHEAD = PRELUDE_BYTES + 4  # prelude and message CRC
 ERROR_RECORD = ":error"
 
 HeaderValue = bool | int | bytes | str
+# (payload, its stream offset, out) -> the payload without what it reported
+PayloadCleaner = Callable[[bytes, int, list[Event]], bytes]
 
 _u16 = struct.Struct(">H")
 _u32 = struct.Struct(">I")
@@ -120,12 +126,15 @@ def read_headers(data: bytes | memoryview) -> dict[str, HeaderValue]:
 class EventStreamFramer:
     """Cuts an event stream into messages and hands on their payloads."""
 
-    __slots__ = ("_broken", "_buf", "_max", "_offset", "_out", "sink")
+    __slots__ = ("_broken", "_buf", "_clean", "_max", "_offset", "_out", "sink")
 
-    def __init__(self, sink: RecordSink, out: list[Event], max_event_bytes: int) -> None:
+    def __init__(
+        self, sink: RecordSink, out: list[Event], max_event_bytes: int, clean: PayloadCleaner | None = None
+    ) -> None:
         self.sink = sink
         self._out = out
         self._max = max_event_bytes
+        self._clean = clean  # drops a payload's invalid UTF-8 (invalid_utf8="report")
         self._buf = bytearray()
         self._offset = 0  # stream offset of _buf[0], for error messages
         self._broken = False  # framing was lost: the rest is ignored
@@ -189,6 +198,8 @@ class EventStreamFramer:
             payload = bytes(view[headers_end : end - 4])
         finally:
             view.release()  # a live export would make the caller's ``del buf[...]`` fail
+        if self._clean is not None:
+            payload = self._clean(payload, self._offset + headers_end, self._out)
         kind = headers.get(":message-type")
         if kind == "event":
             name = headers.get(":event-type")

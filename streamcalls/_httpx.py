@@ -12,11 +12,13 @@ from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator
 from contextlib import aclosing
 from typing import Any, Protocol
 
-from ._aio import aclose_quietly, aparse
-from ._api import parse_iter
+from ._aio import aclose_quietly, parser_events
+from ._api import parser_iter
 from ._events import Event
 from ._http import MAX_ERROR_BODY, bad_response_events, problem_with
 from ._names import ProviderName
+from ._options import check_idle_timeout
+from ._parser import StreamParser
 
 __all__ = ("from_httpx", "from_httpx_sync")
 
@@ -51,8 +53,12 @@ class SyncResponse(Protocol):
     def close(self) -> None: ...
 
 
-async def from_httpx(
-    response: AsyncResponse, provider: ProviderName = "auto", **options: Any
+def from_httpx(
+    response: AsyncResponse,
+    provider: ProviderName = "auto",
+    *,
+    idle_timeout: float | None = None,
+    **options: Any,
 ) -> AsyncGenerator[Event, None]:
     """The events of an ``httpx.Response`` opened with ``AsyncClient.stream(...)``.
 
@@ -61,7 +67,8 @@ async def from_httpx(
     :class:`~streamcalls.ProviderError` with the provider's own message when
     the body is a JSON error object, then ``StreamFinished("error")``.
     Otherwise ``response.aiter_bytes()`` goes through :func:`streamcalls.aparse`
-    with ``provider`` and the :class:`~streamcalls.StreamParser` options.
+    with ``provider``, ``idle_timeout`` and the
+    :class:`~streamcalls.StreamParser` options.
 
     The response is closed when the events end, fail, are cancelled or are
     closed early (``contextlib.aclosing``).
@@ -72,7 +79,17 @@ async def from_httpx(
             async with client.stream("POST", url, json=request) as response:
                 async for event in streamcalls.from_httpx(response):
                     ...
+
+    :raises UsageError: at the call, for an option's value that is wrong
+        (before anything is read).
     """
+    timeout = check_idle_timeout(idle_timeout)
+    return _response_events(response, StreamParser(provider, **options), timeout)
+
+
+async def _response_events(
+    response: AsyncResponse, parser: StreamParser, idle_timeout: float
+) -> AsyncGenerator[Event, None]:
     try:
         content_type = response.headers.get("content-type")
         if problem_with(response.status_code, content_type) is not None:
@@ -86,7 +103,7 @@ async def from_httpx(
             ):
                 yield event
             return
-        async with aclosing(aparse(response.aiter_bytes(), provider, **options)) as events:
+        async with aclosing(parser_events(response.aiter_bytes(), parser, idle_timeout)) as events:
             async for event in events:
                 yield event
     finally:
@@ -96,7 +113,14 @@ async def from_httpx(
 def from_httpx_sync(
     response: SyncResponse, provider: ProviderName = "auto", **options: Any
 ) -> Generator[Event, None, None]:
-    """:func:`from_httpx` for a response of a sync ``httpx.Client.stream(...)``, through ``parse_iter``."""
+    """:func:`from_httpx` for a response of a sync ``httpx.Client.stream(...)``, through ``parse_iter``.
+
+    :raises UsageError: at the call, for an option's value that is wrong.
+    """
+    return _sync_response_events(response, StreamParser(provider, **options))
+
+
+def _sync_response_events(response: SyncResponse, parser: StreamParser) -> Generator[Event, None, None]:
     try:
         content_type = response.headers.get("content-type")
         if problem_with(response.status_code, content_type) is not None:
@@ -109,6 +133,6 @@ def from_httpx_sync(
                 response.status_code, response.reason_phrase, content_type, bytes(body[:MAX_ERROR_BODY])
             )
             return
-        yield from parse_iter(response.iter_bytes(), provider, **options)
+        yield from parser_iter(response.iter_bytes(), parser)
     finally:
         response.close()

@@ -16,7 +16,9 @@ from ._events import Event, ParseError
 from ._framing import make_framer
 from ._limits import Limits
 from ._names import ProviderName
+from ._options import check_parser_options
 from ._records import Framer
+from ._utf8 import Utf8CheckedFramer, Utf8Filter
 from .detectors import DEFAULT_DETECT, build_channel, tool_names
 from .providers import adapter_for, recognize
 
@@ -71,15 +73,17 @@ class StreamParser:
     :param tools: the tool names (or tool definitions) the model was given;
         a bare JSON object counts as a call only if it names one of them.
     :param invalid_utf8: ``"replace"`` (default): invalid UTF-8 becomes
-        U+FFFD; ``"report"``: it is dropped and reported as a ParseError.
+        U+FFFD; ``"report"``: only the invalid bytes are dropped, each run
+        reported as a ParseError naming its offset in the stream.
     :param id_factory: makes ids for calls that arrive without one
         (default ``call_`` + random hex); pass one to get deterministic ids.
     :param limits: bounds on what one stream may make the parser hold.
     :param strict: raise on the first ParseError instead of reporting it.
-    :raises UsageError: for an unknown provider name.
+    :raises UsageError: for an unknown provider name, or an option's value
+        that it cannot take (an unknown detector, ``native="yes"``, ...).
     """
 
-    __slots__ = ("_adapter", "_bom", "_closed", "_emit", "_framer", "_out", "_provider", "_strict")
+    __slots__ = ("_adapter", "_bom", "_closed", "_emit", "_framer", "_out", "_provider", "_strict", "_utf8")
 
     def __init__(
         self,
@@ -93,10 +97,17 @@ class StreamParser:
         limits: Limits | None = None,
         strict: bool = False,
     ) -> None:
-        if invalid_utf8 not in ("replace", "report"):
-            raise UsageError(f"invalid_utf8 must be 'replace' or 'report', not {invalid_utf8!r}")
+        limits = check_parser_options(
+            native=native,
+            detect=detect,
+            tools=tools,
+            invalid_utf8=invalid_utf8,
+            id_factory=id_factory,
+            limits=limits,
+            strict=strict,
+        )
         emit = Emitter(
-            limits or Limits(),
+            limits,
             id_factory,
             native=native is not False,
             report_invalid_utf8=invalid_utf8 == "report",
@@ -113,18 +124,28 @@ class StreamParser:
         self._bom: LeadingBom | None = LeadingBom()
         self._adapter: Adapter | None
         self._framer: Framer
+        # invalid_utf8="report": invalid bytes are dropped before any text framing.
+        self._utf8: Utf8Filter | None = None
         if provider == "auto":
             self._adapter = None
-            self._framer = AutoDetector(emit, self._resolved)
+            if emit.report_invalid_utf8:
+                self._utf8 = Utf8Filter(binary_gate=True)
+            self._framer = self._checked(AutoDetector(emit, self._resolved))
         else:
             cls = adapter_for(provider)
             adapter = cls(emit)
             self._adapter = adapter
-            self._framer = make_framer(cls.framing, adapter, emit)
+            if emit.report_invalid_utf8 and cls.framing != "eventstream":
+                self._utf8 = Utf8Filter(binary_gate=False)
+            self._framer = self._checked(make_framer(cls.framing, adapter, emit))
         self._provider = provider
 
+    def _checked(self, framer: Framer) -> Framer:
+        utf8 = self._utf8
+        return framer if utf8 is None else Utf8CheckedFramer(framer, utf8, self._out)
+
     def _resolved(self, framer: Framer, adapter: Adapter) -> None:
-        self._framer = framer
+        self._framer = self._checked(framer)
         self._adapter = adapter
 
     @property
@@ -152,6 +173,8 @@ class StreamParser:
             data = bom.strip(data)
             if bom.done:
                 self._bom = None
+                if self._utf8 is not None:
+                    self._utf8.skipped(bom.removed)  # its offsets count from the stream's first byte
             if not data:
                 return self._drain()
         self._framer.feed(data)
@@ -185,7 +208,7 @@ class StreamParser:
         if cls is not None:
             adapter = cls(self._emit)
             self._adapter = adapter
-            self._framer = make_framer(cls.framing, adapter, self._emit)
+            self._framer = self._checked(make_framer(cls.framing, adapter, self._emit))
             return adapter
         self._emit.parse_error(f"cannot tell the provider from the event {data!r:.200}")
         return None

@@ -36,6 +36,7 @@ import anyio
 import msgspec
 
 from ._complete import complete_response
+from ._errors import UsageError
 from ._history import Rejected, conversation_turn
 from ._recordings import Recording, bundled_recordings, load_recordings
 
@@ -92,8 +93,10 @@ class ReplayApp:
         max_delay: float = 0.0,
         defaults: Mapping[str, str] | None = None,
     ) -> None:
-        if max_chunk < 1:
-            raise ValueError("max_chunk must be at least 1")
+        if type(max_chunk) is not int or max_chunk < 1:
+            raise UsageError(f"max_chunk must be an int of at least 1, not {max_chunk!r}")
+        if type(max_delay) not in (int, float) or not max_delay >= 0:
+            raise UsageError(f"max_delay must be a number of seconds of at least 0, not {max_delay!r}")
         self.recordings = dict(recordings)
         self.max_chunk = max_chunk
         self.max_delay = max_delay

@@ -97,8 +97,8 @@ def run_tools(
     """
     if not hasattr(events, "__aiter__"):
         raise UsageError(f"run_tools() takes an async iterable of events, not {type(events).__name__}")
-    if max_concurrency is not None and max_concurrency < 1:
-        raise UsageError(f"max_concurrency must be at least 1 (or None), not {max_concurrency}")
+    if max_concurrency is not None and (type(max_concurrency) is not int or max_concurrency < 1):
+        raise UsageError(f"max_concurrency must be at least 1 (or None), not {max_concurrency!r}")
     return ToolRun(events, tools, math.inf if max_concurrency is None else max_concurrency)
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import io
+import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import msgspec
+import pytest
 
-from streamcalls import Event, StreamParser
+from streamcalls import Event, ParseError, ProviderError, StreamParser, ToolCallFailed
 from streamcalls._cli import main, replay
 from tests.support import DATA, normalize
 
@@ -45,3 +48,155 @@ def test_module_entry_point_runs() -> None:
 def test_main_with_arguments(capsys: object) -> None:
     path = DATA / "text" / "plain.txt"
     assert main(["replay", str(path), "--json"]) == 0
+
+
+# -- a user's mistake: one line on stderr, exit status 2, no traceback ----------------------------------
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str], *expected: str) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.endswith("\n")
+    assert err.startswith(f"streamcalls {argv[0]}: ")
+    assert "Traceback" not in err
+    for text in expected:
+        assert text in err
+    return err
+
+
+ONE_CALL = str(DATA / "openai" / "one_call.sse")
+
+
+@pytest.mark.parametrize("command", ["replay", "bench"])
+def test_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    _one_line_error(capsys, [command, str(tmp_path / "nope.sse")], "nope.sse", "No such file or directory")
+
+
+@pytest.mark.parametrize("command", ["replay", "bench"])
+def test_a_directory(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    _one_line_error(capsys, [command, str(tmp_path)], "Is a directory")
+
+
+def test_an_unreadable_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "secret.sse"
+    path.write_bytes(b"data: {}\n\n")
+
+    def refuse(self: Path) -> bytes:  # chmod 000 does not stop root, who runs CI containers
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    _one_line_error(capsys, ["replay", str(path)], "secret.sse", "Permission denied")
+
+
+def test_bench_reads_every_file_before_timing_any(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _one_line_error(capsys, ["bench", ONE_CALL, str(tmp_path / "missing.sse")], "missing.sse")
+    assert "chunks/s" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["replay", "bench"])
+@pytest.mark.parametrize("value", ["0", "-1", "ten", "1.5"])
+def test_chunk_must_be_a_positive_whole_number(
+    capsys: pytest.CaptureFixture[str], command: str, value: str
+) -> None:
+    _one_line_error(capsys, [command, ONE_CALL, f"--chunk={value}"], "--chunk", "--help")
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["replay", ONE_CALL, "--provider", "openia"], "invalid choice: 'openia'"),
+        (["bench", ONE_CALL, "--provider", "nope"], "invalid choice: 'nope'"),
+        (["replay", ONE_CALL, "--detect", "fence,hermit"], "unknown detector 'hermit'"),
+        (["bench", ONE_CALL, "--detect", "xml"], "unknown detector 'xml'"),
+        (["replay", ONE_CALL, "--delay", "-1"], "--delay"),
+        (["serve", "--port", "70000"], "--port"),
+        (["serve", "--port", "http"], "--port"),
+        (["serve", "--max-chunk", "0"], "--max-chunk"),
+        (["serve", "--max-delay", "nan"], "--max-delay"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+    ],
+)
+def test_bad_option_values(capsys: pytest.CaptureFixture[str], argv: list[str], named: str) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert named in err
+    assert "Traceback" not in err
+
+
+def test_missing_recordings_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _one_line_error(capsys, ["serve", "--recordings", str(tmp_path / "none")], "No such file or directory")
+    _one_line_error(capsys, ["serve", "--recordings", str(tmp_path)], "no recordings found")
+
+
+def test_a_port_in_use(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        _one_line_error(capsys, ["serve", "--port", str(port)], f"cannot serve on 127.0.0.1:{port}")
+
+
+def test_an_empty_recording_is_nothing_to_measure(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "empty.sse"
+    path.write_bytes(b"")
+    _one_line_error(capsys, ["bench", str(path)], "empty.sse is empty")
+
+
+def test_a_mistake_in_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "streamcalls", "replay", str(tmp_path / "absent.sse")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert (
+        result.stderr
+        == f"streamcalls replay: cannot read {tmp_path / 'absent.sse'}: No such file or directory\n"
+    )
+
+
+# -- exit status: 1 for a stream with problems, 0 when clean -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [
+        (DATA / "openai" / "parallel_calls.sse", 0),
+        (DATA / "openai" / "truncated.sse", 1),  # a call cut off: ToolCallFailed, ParseError
+        (DATA / "openai" / "error_midstream.sse", 1),  # ProviderError
+        (DATA / "gemini" / "garbage_between_elements.json", 1),  # ParseError only
+    ],
+)
+def test_exit_status_says_whether_the_stream_was_clean(
+    capsys: pytest.CaptureFixture[str], path: Path, status: int
+) -> None:
+    assert main(["replay", str(path), "--chunk", "5"]) == status
+    lines = capsys.readouterr().out.splitlines()
+    assert lines
+    assert all(line.startswith("+") for line in lines)  # human output: "+0.001s  text ..."
+    assert main(["replay", str(path), "--json"]) == status
+    printed = [msgspec.json.decode(line, type=Event) for line in capsys.readouterr().out.splitlines()]
+    problems = [e for e in printed if isinstance(e, (ParseError, ProviderError, ToolCallFailed))]
+    assert bool(problems) == (status == 1)
+
+
+def test_help_documents_the_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["replay", "--help"], ["bench", "--help"], ["serve", "--help"]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "exit status:\n  0  done, and every stream was clean\n  1  a stream had problems" in out
+        assert "  2  the command could not run as given" in out
+
+
+def test_replay_takes_detectors(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(DATA / "text" / "hermes_two_calls.txt")
+    assert main(["replay", path, "--json", "--detect", "hermes"]) == 0
+    assert "tool_call_completed" in capsys.readouterr().out
+    assert main(["replay", path, "--json", "--detect", "none"]) == 0
+    assert "tool_call_completed" not in capsys.readouterr().out

@@ -85,7 +85,12 @@ def test_calls_in_one_line_complete_together_in_that_feed() -> None:
 
 # -- feed_event with decoded lines gives what the bytes give -----------------------
 
-PARITY_CASES = sorted(p for p in FIXTURES.glob("*.ndjson") if p.stem != "truncated")
+# Recordings with NAME.options.json expect events for those options (invalid_utf8="report" is about bytes).
+PARITY_CASES = sorted(
+    p
+    for p in FIXTURES.glob("*.ndjson")
+    if p.stem != "truncated" and not p.with_suffix(".options.json").exists()
+)
 
 
 @pytest.mark.parametrize("path", PARITY_CASES, ids=[p.stem for p in PARITY_CASES])

@@ -26,7 +26,6 @@ from streamcalls import (
 from tests.streams import (
     ANTHROPIC_END,
     ANTHROPIC_START,
-    OPENAI_DONE,
     anthropic_json,
     anthropic_stop,
     anthropic_tool_start,
@@ -179,36 +178,6 @@ def test_unknown_event_types_are_ignored() -> None:
     stream = ANTHROPIC_START + sse({"type": "future_event", "x": 1}, "future_event") + ANTHROPIC_END
     usage = streamcalls.Usage(1, 5, 6)
     assert feed_chunks([stream], "anthropic") == [StreamFinished("tool_calls", usage, "tool_use")]
-
-
-def test_invalid_utf8_becomes_replacement_characters() -> None:
-    payload = b'{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"a\xff\xfeb"}}]}'
-    events = feed_chunks([b"data: " + payload + b"\n\n" + OPENAI_DONE], "openai")
-    assert events[0] == TextDelta("a\ufffd\ufffdb")
-
-
-def test_invalid_utf8_can_be_reported_instead() -> None:
-    payload = b'{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"a\xffb"}}]}'
-    events = feed_chunks([b"data: " + payload + b"\n\n" + OPENAI_DONE], "openai", invalid_utf8="report")
-    assert isinstance(events[0], ParseError)
-    assert events[0].message.startswith("OpenAI chunk is not valid UTF-8")
-    assert not any(isinstance(e, TextDelta) for e in events)
-
-
-@pytest.mark.parametrize("split", range(9))
-def test_invalid_utf8_in_text_reported_at_its_stream_offset(split: int) -> None:
-    data = "é".encode() + b"a\xffb\xe2\x82c" + "€".encode() + b"\xe2\x82"  # ends inside a character
-    events = feed_chunks([data[:split], data[split:]], "text", invalid_utf8="report", detect=())
-    text = "".join(e.text for e in events if isinstance(e, TextDelta))
-    errors = [e for e in events if isinstance(e, ParseError)]
-    assert text == "éabc€"
-    assert [(e.message, e.raw) for e in errors] == [
-        ("invalid UTF-8 at stream byte 3; dropped", "ff"),
-        ("invalid UTF-8 at stream byte 5; dropped", "e2 82"),
-        ("invalid UTF-8 at stream byte 11; dropped", "e2 82"),
-    ]
-    replaced = feed_chunks([data[:split], data[split:]], "text", detect=())
-    assert "".join(e.text for e in replaced if isinstance(e, TextDelta)) == "éa\ufffdb\ufffdc€\ufffd"
 
 
 def test_invalid_utf8_option_is_checked() -> None:

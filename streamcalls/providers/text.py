@@ -1,8 +1,8 @@
 """A plain text stream: the model's raw output, with no provider framing.
 
 Bytes are decoded as UTF-8 incrementally (a character split across chunks
-is joined; invalid bytes become U+FFFD, or are reported with
-``invalid_utf8="report"``) and go to the text channel, where
+is joined; invalid bytes become U+FFFD, or were dropped before framing
+with ``invalid_utf8="report"``) and go to the text channel, where
 the text detectors look for calls.  The end of input is the end marker.
 """
 
@@ -26,7 +26,7 @@ class TextFramer:
     def __init__(self, sink: RecordSink, emit: Emitter) -> None:
         self.sink = sink
         self._emit = emit
-        self._decoder = Utf8Decoder(emit)
+        self._decoder = Utf8Decoder()
 
     def feed(self, data: bytes) -> None:
         text = self._decoder.decode(data)
@@ -55,7 +55,7 @@ class TextAdapter(Adapter):
         )
 
     def on_record(self, name: str | None, data: bytes) -> None:
-        self.emit.text(Utf8Decoder(self.emit).decode(data, final=True))
+        self.emit.text(Utf8Decoder().decode(data, final=True))
 
     def on_object(self, obj: Any) -> None:
         if isinstance(obj, str):

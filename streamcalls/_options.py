@@ -1,0 +1,58 @@
+"""Checking option values where they are given, so that a bad one fails at once.
+
+A value that is wrong for its option is a :class:`~streamcalls.UsageError`
+raised by the call that took it (``StreamParser(...)``, ``aparse(...)``,
+``from_httpx(...)``), never a ``TypeError`` from deep inside a later
+``feed()``.  An option name that does not exist stays Python's own
+``TypeError`` (an unexpected keyword argument).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from ._errors import UsageError
+from ._limits import DEFAULT_LIMITS, Limits
+
+__all__ = ("check_idle_timeout", "check_parser_options")
+
+
+def check_parser_options(
+    *,
+    native: object,
+    detect: object,
+    tools: object,
+    invalid_utf8: object,
+    id_factory: object,
+    limits: object,
+    strict: object,
+) -> Limits:
+    """Check :class:`~streamcalls.StreamParser`'s options; returns the limits to use."""
+    if native is not None and type(native) is not bool:
+        raise UsageError(f"native must be None, True or False, not {native!r}")
+    if detect is not None and (isinstance(detect, (str, bytes)) or not isinstance(detect, Iterable)):
+        raise UsageError(f"detect takes a sequence of detector names, e.g. ('fence',), not {detect!r}")
+    if tools is not None and (isinstance(tools, (str, bytes)) or not isinstance(tools, Iterable)):
+        raise UsageError(f"tools takes a list of tool names or definitions, not {tools!r:.100}")
+    if invalid_utf8 not in ("replace", "report"):
+        raise UsageError(f"invalid_utf8 must be 'replace' or 'report', not {invalid_utf8!r}")
+    if id_factory is not None and not callable(id_factory):
+        raise UsageError(f"id_factory must be a function returning a str id, not {id_factory!r}")
+    if type(strict) is not bool:
+        raise UsageError(f"strict must be True or False, not {strict!r}")
+    if limits is None:
+        return DEFAULT_LIMITS
+    if not isinstance(limits, Limits):
+        raise UsageError(f"limits must be a streamcalls.Limits, not {type(limits).__name__}")
+    return limits
+
+
+def check_idle_timeout(idle_timeout: Any) -> float:
+    """``idle_timeout`` as seconds to wait (``None``: forever)."""
+    if idle_timeout is None:
+        return math.inf
+    if type(idle_timeout) not in (int, float) or not idle_timeout > 0:
+        raise UsageError(f"idle_timeout must be a positive number of seconds (or None), not {idle_timeout!r}")
+    return float(idle_timeout)

@@ -1,0 +1,131 @@
+"""Timing runs against each other: ``streamcalls bench`` and the benchmark package share this.
+
+Each run function is run once to warm up (and be checked), then the runs
+are timed in rounds of one run each, in an order that rotates every round,
+so that a burst of load from other processes on a shared machine hits every
+run alike.  A result is the median of a run's samples; only ratios between
+runs timed in the same rounds are meant to be compared.
+
+Time is the CPU time of this thread (``time.thread_time``), not wall time:
+on a machine shared with other work, a run that the scheduler preempts
+would otherwise be charged for the other processes' time slices, and long
+runs are preempted far more often than short ones, which skews exactly the
+ratios between slow and fast runs a benchmark is about.  The heap built
+before timing is frozen out of the garbage collector's way, and each run
+starts after a collection.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ("Rate", "Settings", "Timing", "measure", "timed")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How many times to run each function."""
+
+    min_runs: int = 3  # for runs slower than ``fast_s``
+    min_runs_fast: int = 7
+    max_runs: int = 21
+    budget_s: float = 0.4  # time per run function the repeats aim for
+    fast_s: float = 0.1
+    slow_s: float = 0.5  # a first run slower than this is kept as a sample
+
+    def repeats(self, first_s: float) -> int:
+        """How many samples to take of a function whose first run took ``first_s``."""
+        least = self.min_runs_fast if first_s < self.fast_s else self.min_runs
+        return max(least, min(self.max_runs, int(self.budget_s / max(first_s, 1e-9))))
+
+
+@dataclass
+class Timing:
+    """One function to time, and its samples (seconds of CPU time per run)."""
+
+    run: Callable[[], Any]
+    runs: list[float] = field(default_factory=list)
+    first_kept: bool = False  # the warm-up run was slow enough to count as a sample
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """Throughput of a run that fed ``chunks`` reads of ``size`` bytes in all in ``seconds``."""
+
+    seconds: float
+    chunks: int
+    size: int
+
+    @property
+    def chunks_per_s(self) -> float:
+        return self.chunks / self.seconds
+
+    @property
+    def mb_per_s(self) -> float:
+        return self.size / self.seconds / 1e6
+
+    @property
+    def us_per_chunk(self) -> float:
+        return self.seconds / self.chunks * 1e6
+
+
+def timed(run: Callable[[], Any]) -> tuple[float, Any]:
+    """Run once after a garbage collection: (CPU seconds, what it returned)."""
+    gc.collect()
+    start = time.thread_time()
+    out = run()
+    return time.thread_time() - start, out
+
+
+@contextmanager
+def _frozen_heap() -> Iterator[None]:
+    # Everything built so far (the inputs, pre-built objects, every imported
+    # module) lives until the end: keep it out of the collector's way, so that
+    # no run pays for scanning the others' heaps and each collection is cheap.
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def measure(
+    timings: Sequence[Timing], settings: Settings, check: Callable[[int, Any], None] | None = None
+) -> None:
+    """Take the samples of every timing, interleaved.
+
+    ``check(i, returned)`` sees what ``timings[i].run`` returned on every run
+    (it raises to stop everything: a run that computes the wrong thing has no
+    meaningful time).
+    """
+    with _frozen_heap():
+        repeats = []
+        for number, timing in enumerate(timings):
+            elapsed, out = timed(timing.run)  # warm-up
+            if check is not None:
+                check(number, out)
+            if elapsed > settings.slow_s:
+                timing.runs.append(elapsed)
+                timing.first_kept = True
+            repeats.append(settings.repeats(elapsed))
+        for round_no in range(max(repeats, default=0)):
+            shift = round_no % len(timings)
+            for number in [*range(shift, len(timings)), *range(shift)]:
+                timing = timings[number]
+                if len(timing.runs) >= repeats[number]:
+                    continue
+                elapsed, out = timed(timing.run)
+                if check is not None:
+                    check(number, out)
+                timing.runs.append(elapsed)
