@@ -95,7 +95,11 @@ def test_bench_on_a_bundled_recording_prints_rates_ratio_and_call_ends(
     ],
 )
 def test_bench_json_on_every_framing(
-    capsys: pytest.CaptureFixture[str], relative: str, provider: ProviderName, framing: str, detect: str | None
+    capsys: pytest.CaptureFixture[str],
+    relative: str,
+    provider: ProviderName,
+    framing: str,
+    detect: str | None,
 ) -> None:
     path = DATA / relative
     data = path.read_bytes()
