@@ -22,12 +22,12 @@ from ._errors import UsageError
 from ._events import ToolCall
 from ._results import ToolResult, error_result, tool_result
 from .codec._signature import InvalidArguments, ToolSignature, signature_of
-from .codec._tool import Tool, ToolFunction, check_timeout
+from .codec._tool import Tool, check_timeout
 
 __all__ = ("Invoker", "Tools", "tools_by_name")
 
-Tools = Mapping[str, ToolFunction | Tool] | Sequence[ToolFunction | Tool]
-"""What ``run_tools(tools=...)`` takes."""
+Tools = Mapping[str, Any] | Sequence[Any]
+"""What ``run_tools(tools=...)`` takes (typed precisely on ``run_tools``' overloads; checked here)."""
 
 
 class Invoker:

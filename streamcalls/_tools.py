@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Mapping, Sequence
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 import anyio
 from anyio.abc import TaskGroup
@@ -32,7 +32,11 @@ from ._errors import UsageError
 from ._events import Event, ToolCall, ToolCallCompleted
 from ._invoke import Invoker, Tools, tools_by_name
 from ._results import ToolResult
+from .codec._tool import Tool
 from .codec._turn import Turn
+
+if TYPE_CHECKING:
+    from builtins import function  # see codec/_tool.py: it exists in the type stubs only
 
 __all__ = ("ToolRun", "run_tools")
 
@@ -52,6 +56,25 @@ class _SourceFailed:
 _Message = Event | ToolResult | _SourceFailed
 
 
+# Two signatures for mypy: functions as their own Callable types (and callable
+# objects), and the ``function`` type it infers for a literal of functions
+# with different signatures ({"get_weather": get_weather, "get_time": get_time}).
+@overload
+def run_tools(
+    events: AsyncIterable[Event],
+    tools: Mapping[str, Callable[..., Any] | Tool] | Sequence[Callable[..., Any] | Tool],
+    *,
+    max_concurrency: int | None = 8,
+    timeout: float | None = None,
+) -> ToolRun: ...
+@overload
+def run_tools(
+    events: AsyncIterable[Event],
+    tools: Mapping[str, function | Tool] | Sequence[function | Tool],
+    *,
+    max_concurrency: int | None = 8,
+    timeout: float | None = None,
+) -> ToolRun: ...
 def run_tools(
     events: AsyncIterable[Event],
     tools: Tools,

@@ -32,7 +32,7 @@ from .._errors import UsageError
 from .._events import ToolCall
 from .._results import ToolResult
 from ._names import resolve
-from ._tool import Tool, ToolSpec, as_tools
+from ._tool import Tool, ToolDefinitions, as_tools
 
 __all__ = ("ERROR_PREFIX", "Message", "encode_call", "encode_result", "encode_tools")
 
@@ -254,7 +254,7 @@ _RESULTS: dict[str, ResultsEncoder] = {
 # -- the public functions --------------------------------------------------------------------
 
 
-def encode_tools(tools: Iterable[ToolSpec], provider: str) -> list[Message]:
+def encode_tools(tools: ToolDefinitions, provider: str) -> list[Message]:
     """Tool definitions in a provider's request format: the value of its ``tools`` field.
 
     ``tools`` holds :class:`Tool` objects or OpenAI-style dicts

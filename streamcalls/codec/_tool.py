@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import msgspec
 
@@ -13,17 +13,14 @@ from ._signature import signature_of
 
 if TYPE_CHECKING:
     # What mypy infers for a list or dict literal of functions with different
-    # signatures (``[get_weather, get_time]``): not a Callable, so it is named
-    # beside it wherever such a literal is taken.  It exists in the type stubs only.
+    # signatures (``[get_weather, get_time]``: ``list[function]``).  A callable
+    # type is a subtype of it, but it is not a Callable itself, and a callable
+    # object is not one either: so both are named, in separate unions (mypy
+    # would fold ``Callable | function`` into ``function``).  It exists in the
+    # type stubs only.
     from builtins import function
 
-__all__ = ("Tool", "ToolFunction", "ToolSpec", "as_tools", "check_timeout", "empty_schema")
-
-ToolFunction = Union[Callable[..., Any], "function"]
-"""A function (sync or async) that runs a tool."""
-
-ToolSpec = Union["Tool", Mapping[str, Any], Callable[..., Any], "function"]
-"""What the codec takes as a tool: a :class:`Tool`, a dict in a provider's shape, or a typed function."""
+__all__ = ("Tool", "ToolDefinitions", "as_tools", "check_timeout", "empty_schema")
 
 
 class Tool(msgspec.Struct, frozen=True):
@@ -95,6 +92,12 @@ class Tool(msgspec.Struct, frozen=True):
         )
 
 
+ToolDefinitions: TypeAlias = (
+    "Iterable[Tool | Mapping[str, Any] | Callable[..., Any]] | Iterable[Tool | Mapping[str, Any] | function]"
+)
+"""What the codec takes as tools: :class:`Tool` objects, dicts in a provider's shape, typed functions."""
+
+
 def empty_schema() -> dict[str, Any]:
     return {"type": "object", "properties": {}}
 
@@ -111,7 +114,7 @@ def check_timeout(timeout: float | None) -> float | None:
     return timeout
 
 
-def as_tools(tools: Iterable[ToolSpec]) -> list[Tool]:
+def as_tools(tools: ToolDefinitions) -> list[Tool]:
     """Tools from :class:`Tool` objects, dicts or functions.
 
     A dict is OpenAI's ``{"type": "function", "function": {name, description,
@@ -127,7 +130,7 @@ def as_tools(tools: Iterable[ToolSpec]) -> list[Tool]:
     return [_as_tool(tool) for tool in tools]
 
 
-def _as_tool(tool: ToolSpec) -> Tool:
+def _as_tool(tool: object) -> Tool:
     if isinstance(tool, Tool):
         _check(tool.name, tool.parameters, tool)
         return tool
