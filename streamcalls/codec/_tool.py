@@ -138,7 +138,7 @@ def _as_tool(tool: object) -> Tool:
         return Tool.from_function(tool)
     if not isinstance(tool, Mapping):
         raise UsageError(
-            f"a tool must be a streamcalls.Tool, a dict or a function, not {type(tool).__name__}"
+            f"a tool must be a streamcalls.Tool or a dict (or a typed function), not {type(tool).__name__}"
         )
     function = tool.get("function")
     spec = function if isinstance(function, Mapping) else tool
