@@ -7,10 +7,12 @@ rest -- ``msgspec.json.schema`` writes the schema, ``msgspec.convert`` checks
 a call's arguments and turns them into the annotated types (a string into a
 ``datetime``, an object into a Struct or a dataclass).
 
-A parameter with a default is a field of type ``T | UnsetType`` defaulting to
-``UNSET``: an argument the model left out is not passed at all, so the
-function's own default applies (mutable and sentinel defaults included), and
-the schema does not list it as required.
+A parameter with a default is not required.  An immutable default (``None``,
+a number, a string, an Enum member, a datetime, ...) is the field's default,
+so the checked arguments are the Struct's fields as they are.  Any other
+default (a list, a sentinel object) cannot be a Struct's: that field is
+``T | UnsetType`` defaulting to ``UNSET``, and an argument the model left out
+is then not passed at all, so that the function gets its own default object.
 
 The result is cached per function: building a Struct type and its schema
 costs tens of microseconds, a dictionary lookup does not.
@@ -19,8 +21,12 @@ costs tens of microseconds, a dictionary lookup does not.
 from __future__ import annotations
 
 import contextlib
+import datetime
+import decimal
+import enum
 import functools
 import inspect
+import uuid
 import weakref
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, Union
@@ -34,6 +40,25 @@ from ._docstring import parameter_descriptions, summary
 __all__ = ("InvalidArguments", "ToolSignature", "signature_of")
 
 _UNSET = msgspec.UNSET
+_convert = msgspec.convert
+_asdict = msgspec.structs.asdict
+# Defaults a Struct field can hold: immutable, so one object serves every call.
+_IMMUTABLE = frozenset(
+    {
+        type(None),
+        bool,
+        int,
+        float,
+        str,
+        bytes,
+        datetime.datetime,
+        datetime.date,
+        datetime.time,
+        datetime.timedelta,
+        uuid.UUID,
+        decimal.Decimal,
+    }
+)
 _REJECTED_KINDS: dict[inspect._ParameterKind, str] = {
     inspect.Parameter.VAR_POSITIONAL: "*{name}: a tool's arguments are named",
     inspect.Parameter.VAR_KEYWORD: "**{name}: every argument needs its own annotated parameter",
@@ -59,19 +84,23 @@ class ToolSignature:
     out), ``required`` listing those without a default.
     """
 
-    __slots__ = ("_arguments", "_fields", "call_parameter", "description", "name", "schema")
+    __slots__ = ("_arguments", "_unset", "call_parameter", "description", "name", "schema")
 
     def __init__(self, fn: Callable[..., Any]) -> None:
         parameters, self.call_parameter = _parameters(fn)
         doc = inspect.getdoc(_unwrapped(fn)) or ""
         self.name: str | None = _name(fn)
         self.description = summary(doc)
-        self._fields = tuple(p.name for p in parameters)
+        # The parameters whose default the Struct cannot hold: left out when the model leaves them out.
+        self._unset = tuple(
+            p.name for p in parameters if p.default is not _EMPTY and not _holdable(p.default)
+        )
         self._arguments: type[msgspec.Struct] = msgspec.defstruct(
             "Arguments",
-            [(p.name, p.annotation) if p.default is _EMPTY else _optional(p) for p in parameters],
+            [_field(p, p.name in self._unset) for p in parameters],
             forbid_unknown_fields=True,
             kw_only=True,
+            gc=False,  # an instance lives from convert() to asdict(): it is never part of a cycle
         )
         self.schema = _schema(fn, self._arguments, parameters, parameter_descriptions(doc))
 
@@ -82,13 +111,13 @@ class ToolSignature:
             ``invalid arguments for get_weather: Expected int, got str - at $.days``.
         """
         try:
-            converted = msgspec.convert(arguments, self._arguments)
+            kwargs = _asdict(_convert(arguments, self._arguments))
         except msgspec.ValidationError as exc:
             # msgspec quotes names and paths in backticks; the model reads plain text.
             raise InvalidArguments(f"invalid arguments for {name}: {str(exc).replace('`', '')}") from None
-        kwargs = {
-            field: value for field in self._fields if (value := getattr(converted, field)) is not _UNSET
-        }
+        for field in self._unset:
+            if kwargs[field] is _UNSET:
+                del kwargs[field]
         if self.call_parameter is not None:
             kwargs[self.call_parameter] = call
         return kwargs
@@ -164,8 +193,17 @@ def _parameters(fn: Callable[..., Any]) -> tuple[list[_Parameter], str | None]:
     return parameters, call_parameter
 
 
-def _optional(parameter: _Parameter) -> tuple[str, Any, Any]:
-    return (parameter.name, Union[parameter.annotation, msgspec.UnsetType], _UNSET)  # noqa: UP007
+def _holdable(default: Any) -> bool:
+    """Whether a default can be the Struct field's own: immutable, and one value for every call."""
+    return type(default) in _IMMUTABLE or isinstance(default, enum.Enum)
+
+
+def _field(parameter: _Parameter, unset: bool) -> tuple[str, Any] | tuple[str, Any, Any]:
+    if parameter.default is _EMPTY:
+        return (parameter.name, parameter.annotation)
+    if unset:
+        return (parameter.name, Union[parameter.annotation, msgspec.UnsetType], _UNSET)  # noqa: UP007
+    return (parameter.name, parameter.annotation, parameter.default)
 
 
 def _schema(
