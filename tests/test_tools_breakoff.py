@@ -17,6 +17,7 @@ from streamcalls.testing import ReplayApp, load_recordings, serve
 from tests.streams import openai_call_start
 from tests.support import DATA
 from tests.test_e2e import MESSAGES, events_until_first_call
+from tests.test_tools import HangingTool
 
 pytestmark = pytest.mark.anyio
 
@@ -118,13 +119,9 @@ async def test_the_wait_is_bounded_by_the_timeout() -> None:
         yield ToolCallCompleted(streamcalls.ToolCall("call_a", "hang", {}))
         raise ConnectionResetError("gone")
 
-    async def hang() -> str:
-        await anyio.sleep_forever()
-        return "never"
-
     items: list[Any] = []
     with anyio.fail_after(10), pytest.raises(ConnectionResetError):
-        await consume(streamcalls.run_tools(events(), [hang], timeout=0.05), items)
+        await consume(streamcalls.run_tools(events(), {"hang": HangingTool()}, timeout=0.05), items)
     assert items[-1] == ToolResult("call_a", "hang", "tool 'hang' timed out after 0.05 s", True)
 
 
@@ -137,22 +134,14 @@ async def test_leaving_the_block_while_tools_finish_still_cancels_them() -> None
         gone.set()
         raise ConnectionResetError("gone")
 
-    cancelled = anyio.Event()
-
-    async def hang() -> str:
-        try:
-            await anyio.sleep_forever()
-        finally:
-            cancelled.set()
-        return "never"
-
+    hang = HangingTool()
     with anyio.fail_after(10):
-        async with streamcalls.run_tools(events(), [hang]) as run:
+        async with streamcalls.run_tools(events(), {"hang": hang}) as run:
             async for item in run:
                 if isinstance(item, StreamFinished):
                     await gone.wait()  # the source has raised; the run waits for the tool
                     break
-    assert cancelled.is_set()
+    assert hang.cancelled
     [message] = run.messages("anthropic")[1:]  # the call had no result: an error result says so
     assert message["content"][0]["is_error"] is True
 

@@ -19,6 +19,7 @@ import streamcalls
 from streamcalls import Tool, ToolCall, ToolResult, UsageError
 from tests import tool_kinds as kinds
 from tests.streams import openai_call_start, openai_finish
+from tests.test_tools import HangingTool
 
 pytestmark = pytest.mark.anyio
 
@@ -336,37 +337,31 @@ def test_tools_that_cannot_run_are_usage_errors_at_the_call() -> None:
 
 
 async def test_a_tool_past_its_time_is_an_error_and_the_others_go_on() -> None:
-    cancelled = anyio.Event()
-
-    async def hang() -> str:
-        try:
-            await anyio.sleep_forever()
-        finally:
-            cancelled.set()
-        return "never"
+    hang = HangingTool()
 
     async def quick() -> str:
         return "done"
 
     with anyio.fail_after(10):
-        results = await results_of([hang, quick], ("hang", {}), ("quick", {}), timeout=0.05)
+        results = await results_of(
+            [Tool.from_function(hang, name="hang"), quick], ("hang", {}), ("quick", {}), timeout=0.05
+        )
     assert results == [
         ToolResult("call_0", "hang", "tool 'hang' timed out after 0.05 s", True),
         ToolResult("call_1", "quick", "done"),
     ]
-    assert cancelled.is_set()
+    assert hang.cancelled
 
 
 async def test_a_tool_timeout_comes_before_the_run_timeout() -> None:
-    async def hang() -> str:
-        await anyio.sleep_forever()
-        return "never"
-
     async def patient() -> str:
         await anyio.sleep(0.2)
         return "waited"
 
-    tools = [Tool.from_function(hang, timeout=0.05), Tool.from_function(patient, timeout=30)]
+    tools = [
+        Tool.from_function(HangingTool(), name="hang", timeout=0.05),
+        Tool.from_function(patient, timeout=30),
+    ]
     with anyio.fail_after(10):
         results = await results_of(tools, ("hang", {}), ("patient", {}), timeout=0.1)
     assert results == [
