@@ -30,6 +30,7 @@ from .streams import (
     openai_stream,
     text_fence_stream,
 )
+from .validation import markdown_validation, measure_validation, validation_targets
 
 RESULTS = Path(__file__).parent / "results"
 COMMAND = "make bench  (or: python -m benchmarks)"
@@ -89,9 +90,11 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
     long_run = endurance(total=(64 if quick else 1024) << 20)
     _log("load: concurrent streams through the async layer, real sockets")
     loaded = load(streams=1000 if quick else 10_000)
+    _log("tool arguments: Tool.from_function's check against pydantic's")
+    validation = measure_validation(rounds=5 if quick else 15)
     elapsed = time.perf_counter() - started
 
-    checks = report.targets(results, memory)
+    checks = report.targets(results, memory) + validation_targets(validation)
     sections = [
         ("Targets", report.markdown_targets(checks)),
         ("Headline (paste into the README)", report.markdown_summary(results)),
@@ -99,6 +102,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
         ("Endurance and load", _endurance_and_load(long_run, loaded)),
+        ("Tool arguments: the check before the call, and the schema", markdown_validation(validation)),
         ("All results", report.markdown_results(results)),
         ("What each contender's timed loop includes", report.markdown_legend()),
     ]
@@ -126,6 +130,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         "layers_us_per_chunk": breakdown,
         "endurance": long_run,
         "load": loaded,
+        "validation": validation,
     }
     name = "quick" if quick else "latest"
     report.write_json(out_dir / f"{name}.json", payload)

@@ -18,22 +18,25 @@ and the source is closed.
 from __future__ import annotations
 
 import contextlib
-import functools
-import inspect
 import math
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Mapping, Sequence
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 import anyio
-import anyio.to_thread
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from ._aio import aclose_quietly
 from ._errors import UsageError
 from ._events import Event, ToolCall, ToolCallCompleted
-from ._results import ToolResult, error_result, tool_result
+from ._invoke import Invoker, Tools, tools_by_name
+from ._results import ToolResult
+from .codec._tool import Tool
+from .codec._turn import Turn
+
+if TYPE_CHECKING:
+    from builtins import function  # see codec/_tool.py: it exists in the type stubs only
 
 __all__ = ("ToolRun", "run_tools")
 
@@ -53,20 +56,53 @@ class _SourceFailed:
 _Message = Event | ToolResult | _SourceFailed
 
 
+# Two signatures for mypy: functions as their own Callable types (and callable
+# objects), and the ``function`` type it infers for a literal of functions
+# with different signatures ({"get_weather": get_weather, "get_time": get_time}).
+@overload
 def run_tools(
     events: AsyncIterable[Event],
-    tools: Mapping[str, Callable[..., Any]],
+    tools: Mapping[str, Callable[..., Any] | Tool] | Sequence[Callable[..., Any] | Tool],
     *,
     max_concurrency: int | None = 8,
+    timeout: float | None = None,
+) -> ToolRun: ...
+@overload
+def run_tools(
+    events: AsyncIterable[Event],
+    tools: Mapping[str, function | Tool] | Sequence[function | Tool],
+    *,
+    max_concurrency: int | None = 8,
+    timeout: float | None = None,
+) -> ToolRun: ...
+def run_tools(
+    events: AsyncIterable[Event],
+    tools: Tools,
+    *,
+    max_concurrency: int | None = 8,
+    timeout: float | None = None,
 ) -> ToolRun:
     """Run each call's tool as soon as its ``ToolCallCompleted`` arrives.
 
     ``events`` is an async iterable of events, typically :func:`streamcalls.aparse`
-    or :func:`streamcalls.from_httpx`.  ``tools`` maps a tool name to a
-    function, called as ``fn(**call.arguments)``: an async function is
-    awaited, a sync one runs in a worker thread (``anyio.to_thread``).  At
-    most ``max_concurrency`` tools run at once (``None``: no limit); a call
-    waits for a free slot.
+    or :func:`streamcalls.from_httpx`.  ``tools`` is either
+
+    - a list of typed functions and :meth:`Tool.from_function
+      <streamcalls.Tool.from_function>` tools: each call's arguments are
+      checked and converted to the annotated types first; arguments that do
+      not fit give an error result naming the tool, the argument's path and
+      what was expected (``invalid arguments for get_weather: Expected int,
+      got str - at $.days``), and the function is not called; or
+    - a mapping ``{name: fn}``: ``fn(**call.arguments)`` as they are (its
+      values may also be ``from_function`` tools).
+
+    An async function is awaited, a sync one runs in a worker thread
+    (``anyio.to_thread``).  At most ``max_concurrency`` tools run at once
+    (``None``: no limit); a call waits for a free slot.  ``timeout`` is the
+    seconds each tool may run (``None``: no limit; a tool's own
+    ``from_function(..., timeout=)`` comes first): past it the tool is
+    cancelled (a sync tool's thread is abandoned) and its result is an error
+    saying it timed out; the other tools go on.
 
     The returned :class:`ToolRun` is an async iterator: it yields every event
     in stream order, interleaved with a :class:`~streamcalls.ToolResult` for
@@ -74,10 +110,11 @@ def run_tools(
     ``ToolCallCompleted``).  Use it as an async context manager, so that
     leaving the loop early cancels what still runs at once::
 
-        async with streamcalls.run_tools(events, tools=TOOLS) as run:
+        async with streamcalls.run_tools(events, tools=[get_weather]) as run:
             async for item in run:
                 if isinstance(item, streamcalls.ToolResult): ...
                 elif isinstance(item, streamcalls.TextDelta): ...
+        messages += run.messages("openai")  # the next request's messages
 
     or iterate it directly -- ``async for item in streamcalls.run_tools(...)``
     -- wrapped in ``contextlib.aclosing(...)`` if the loop may end early.
@@ -85,37 +122,48 @@ def run_tools(
 
     A tool that raises gives a result with ``is_error=True`` and content
     ``"ExceptionType: message"``; so does a call to a name not in ``tools``.
-    Calls that failed to parse (``ToolCallFailed``) are yielded as events and
-    run nothing.  The iteration ends once the stream has ended and every
-    started tool has finished.
+    A returned ``str`` is the content as it is, any other value is
+    JSON-encoded with msgspec (Structs, dataclasses, datetimes, ...).  Calls
+    that failed to parse (``ToolCallFailed``) are yielded as events and run
+    nothing.  The iteration ends once the stream has ended and every started
+    tool has finished.
 
-    Leaving the block early -- ``break``, an exception, or cancellation of
-    the enclosing scope -- cancels the tools still running (a sync tool's
-    thread is abandoned, its result discarded) and closes the source.  An
-    exception from the source is raised from the loop.  Reading is paced by
-    the consumer: the next event is read once the previous one is taken.
+    If the source breaks off (``StreamInterrupted``, ``StreamStalled``, any
+    exception from it), the tools of the calls that had completed run to
+    their end (bounded by their timeout) and their results are yielded; then
+    the source's error is raised from the loop.  Leaving the block early --
+    ``break``, an exception, or cancellation of the enclosing scope -- cancels
+    the tools still running and closes the source.  Reading is paced by the
+    consumer: the next event is read once the previous one is taken.
+
+    :raises UsageError: at the call, for tools that cannot run (see
+        :meth:`Tool.from_function <streamcalls.Tool.from_function>`), a
+        ``max_concurrency`` below 1 or a ``timeout`` that is not positive.
     """
     if not hasattr(events, "__aiter__"):
         raise UsageError(f"run_tools() takes an async iterable of events, not {type(events).__name__}")
     if max_concurrency is not None and (type(max_concurrency) is not int or max_concurrency < 1):
         raise UsageError(f"max_concurrency must be at least 1 (or None), not {max_concurrency!r}")
-    return ToolRun(events, tools, math.inf if max_concurrency is None else max_concurrency)
+    invokers = tools_by_name(tools, timeout)
+    return ToolRun(events, invokers, math.inf if max_concurrency is None else max_concurrency)
 
 
 class ToolRun:
     """A run of tools over a stream of events; see :func:`run_tools`."""
 
-    __slots__ = ("_bare", "_events", "_limiter", "_receive", "_task_group", "_tools")
+    __slots__ = ("_bare", "_ended", "_events", "_limiter", "_receive", "_task_group", "_tools", "_turn")
 
     def __init__(
-        self, events: AsyncIterable[Event], tools: Mapping[str, Callable[..., Any]], max_concurrency: float
+        self, events: AsyncIterable[Event], tools: dict[str, Invoker], max_concurrency: float
     ) -> None:
         self._events = events
-        self._tools = dict(tools)
+        self._tools = tools
         self._limiter = anyio.CapacityLimiter(max_concurrency)
         self._task_group: TaskGroup | None = None
         self._receive: MemoryObjectReceiveStream[_Message] | None = None
         self._bare: AsyncGenerator[Item, None] | None = None  # iterated without the block
+        self._turn = Turn()
+        self._ended = False  # the iteration ended, or the block was left
 
     # -- the block ---------------------------------------------------------------
 
@@ -137,6 +185,7 @@ class ToolRun:
         task_group, receive = self._task_group, self._receive
         assert task_group is not None
         assert receive is not None
+        self._ended = True
         receive.close()
         if exc is None or isinstance(exc, (Exception, GeneratorExit)):
             # The block ended (all read, a break, the bare loop's generator
@@ -182,9 +231,12 @@ class ToolRun:
         try:
             message = await receive.receive()
         except (anyio.EndOfStream, anyio.ClosedResourceError):
+            self._ended = True
             raise StopAsyncIteration from None
         if type(message) is _SourceFailed:
+            self._ended = True
             raise message.error
+        self._turn.add(message)
         return message  # type: ignore[return-value]
 
     async def results(self) -> AsyncIterator[ToolResult]:
@@ -193,32 +245,66 @@ class ToolRun:
             if type(item) is ToolResult:
                 yield item
 
+    def messages(self, provider: str) -> list[dict[str, Any]]:
+        """The messages to append to the conversation for the next request, after the loop.
+
+        The assistant's turn -- its text and its calls, as
+        :func:`~streamcalls.encode_call` writes them -- then the tools'
+        results in call order, grouped as the provider requires (as
+        :func:`~streamcalls.encode_result` groups a list).  No call: the
+        assistant's text alone (nothing if there was none).  Every call gets a
+        result, since all but Ollama refuse a call without one: a call whose
+        tool did not finish (the run was left early) gets an error result
+        saying so, and a call that failed to parse goes in with empty
+        arguments and an error result quoting why, so that the model can call
+        again.
+
+        :raises UsageError: before the loop has ended, or for an unknown provider.
+        """
+        if not self._ended:
+            raise UsageError("messages() is read after the loop: the turn is not over yet")
+        return self._turn.messages(provider)
+
     # -- the tasks ---------------------------------------------------------------
 
     async def _pump(self, send: MemoryObjectSendStream[_Message]) -> None:
-        """Read the events; start a tool per completed call; hand everything on."""
-        task_group = self._task_group
-        assert task_group is not None
-        events = self._events.__aiter__()
+        """Read the events; start a tool per completed call; hand everything on.
+
+        The tools run in a task group of their own, so that when the source
+        ends -- or breaks off -- the pump waits for them before it reports the
+        end (or the source's error).
+        """
         try:
             async with send:
-                while True:
-                    try:
-                        event = await events.__anext__()
-                    except StopAsyncIteration:
-                        return
-                    except Exception as exc:
-                        await send.send(_SourceFailed(exc))
-                        return
-                    if type(event) is ToolCallCompleted:
-                        delivered = anyio.Event()
-                        task_group.start_soon(self._run_tool, event.call, send.clone(), delivered)
-                        await send.send(event)
-                        delivered.set()
-                    else:
-                        await send.send(event)
+                async with anyio.create_task_group() as tools:
+                    error = await self._read(send, tools)
+                if error is not None:  # every started tool has delivered its result
+                    await send.send(_SourceFailed(error))
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
             pass  # the consumer left the block
+
+    async def _read(self, send: MemoryObjectSendStream[_Message], tools: TaskGroup) -> Exception | None:
+        """Hand on the events until the source ends (``None``) or raises (its error)."""
+        events = self._events.__aiter__()
+        try:
+            while True:
+                try:
+                    event = await events.__anext__()
+                except StopAsyncIteration:
+                    return None
+                except Exception as exc:
+                    return exc
+                if type(event) is ToolCallCompleted:
+                    delivered = anyio.Event()
+                    tools.start_soon(self._run_tool, event.call, send.clone(), delivered)
+                    try:
+                        await send.send(event)
+                    finally:
+                        delivered.set()
+                else:
+                    await send.send(event)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            return None  # the consumer left the block; the run is being cancelled
         finally:
             await aclose_quietly(events, self._events)
 
@@ -226,31 +312,13 @@ class ToolRun:
         self, call: ToolCall, send: MemoryObjectSendStream[_Message], delivered: anyio.Event
     ) -> None:
         async with send:
-            fn = self._tools.get(call.name)
-            if fn is None:
+            invoker = self._tools.get(call.name)
+            if invoker is None:
                 known = ", ".join(repr(name) for name in self._tools) or "none"
                 result = ToolResult(call.id, call.name, f"unknown tool {call.name!r} (known: {known})", True)
             else:
                 async with self._limiter:
-                    try:
-                        value = await _call(fn, call.arguments)
-                    except Exception as exc:
-                        result = error_result(call.id, call.name, exc)
-                    else:
-                        result = tool_result(call.id, call.name, value)
+                    result = await invoker.run(call)
             await delivered.wait()  # a result never overtakes its call's ToolCallCompleted
             with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
                 await send.send(result)
-
-
-async def _call(fn: Callable[..., Any], arguments: dict[str, Any]) -> Any:
-    if _is_async(fn):
-        return await fn(**arguments)
-    value = await anyio.to_thread.run_sync(functools.partial(fn, **arguments), abandon_on_cancel=True)
-    if inspect.isawaitable(value):  # a sync callable that returned an awaitable
-        value = await value
-    return value
-
-
-def _is_async(fn: Callable[..., Any]) -> bool:
-    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None))  # noqa: B004

@@ -36,7 +36,11 @@ def test_the_closing_the_loop_example_runs_as_written() -> None:
     assert result.returncode == 0, result.stderr
     *lines, answer = result.stdout.splitlines()
     assert answer == ANSWER  # the server's next turn: the history was accepted
-    messages = [json.loads(line) for line in lines]
+    assert sorted(line for line in lines if line.startswith("<- ")) == [  # as the tools finished
+        "<- get_opening_hours: Musée du Louvre is open 09:00-18:00 on Saturday",
+        '<- get_weather: {"city":"Paris","temperature":21,"unit":"celsius"}',
+    ]
+    messages = [json.loads(line) for line in lines if not line.startswith("<- ")]
     assert messages == [
         {"role": "user", "content": "Plan my Saturday"},
         {

@@ -354,7 +354,7 @@ async def test_misuse_is_reported() -> None:
     with pytest.raises(streamcalls.UsageError, match="iterate a ToolRun with async for"):
         await run.__anext__()
     with pytest.raises(streamcalls.UsageError, match="async iterable"):
-        streamcalls.run_tools([], tools={})  # type: ignore[arg-type]
+        streamcalls.run_tools([], tools={})  # type: ignore[call-overload]
     with pytest.raises(streamcalls.UsageError, match="max_concurrency"):
         streamcalls.run_tools(events_of(OPENAI_DONE), tools={}, max_concurrency=0)
     async with run:

@@ -41,7 +41,7 @@ from ._params import (
     ResponsesTool,
 )
 from ._shapes import CALLS, RESULTS, TOOLS, Message
-from ._tool import Tool, as_tools
+from ._tool import Tool, ToolDefinitions, as_tools
 
 __all__ = ("Message", "ToolSpec", "encode_call", "encode_result", "encode_tools")
 
@@ -55,14 +55,14 @@ OneMessageName = Literal["ollama", "gemini", "bedrock", "cohere"]
 
 
 @overload
-def encode_tools(tools: Iterable[ToolSpec], provider: OpenAIChatName) -> list[OpenAITool]: ...
+def encode_tools(tools: ToolDefinitions, provider: OpenAIChatName) -> list[OpenAITool]: ...
 @overload
-def encode_tools(tools: Iterable[ToolSpec], provider: Literal["openai-responses"]) -> list[ResponsesTool]: ...
+def encode_tools(tools: ToolDefinitions, provider: Literal["openai-responses"]) -> list[ResponsesTool]: ...
 @overload
-def encode_tools(tools: Iterable[ToolSpec], provider: Literal["anthropic"]) -> list[AnthropicTool]: ...
+def encode_tools(tools: ToolDefinitions, provider: Literal["anthropic"]) -> list[AnthropicTool]: ...
 @overload
-def encode_tools(tools: Iterable[ToolSpec], provider: str) -> list[Message]: ...
-def encode_tools(tools: Iterable[ToolSpec], provider: str) -> Any:
+def encode_tools(tools: ToolDefinitions, provider: str) -> list[Message]: ...
+def encode_tools(tools: ToolDefinitions, provider: str) -> Any:
     """Tool definitions in a provider's request format: the value of its ``tools`` field.
 
     ``tools`` holds :class:`Tool` objects or OpenAI-style dicts

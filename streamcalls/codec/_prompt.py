@@ -8,12 +8,11 @@ detector reads what it writes -- in a stream, or with :func:`extract`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
 
-from ._tool import Tool, as_tools
+from ._tool import Tool, ToolDefinitions, as_tools
 
 __all__ = ("augment_system_prompt",)
 
@@ -41,9 +40,7 @@ _PLACEHOLDERS: dict[str, Any] = {
 }
 
 
-def augment_system_prompt(
-    existing: str | None, tools: Iterable[Tool | Mapping[str, Any]], compact: bool = False
-) -> str:
+def augment_system_prompt(existing: str | None, tools: ToolDefinitions, compact: bool = False) -> str:
     """``existing``, a blank line, and the instructions for calling ``tools`` in fences.
 
     The instructions show an example block (a call of the first tool) and
