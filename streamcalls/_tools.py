@@ -1,3 +1,6 @@
+# The SDK overloads of messages() return the SDKs' TypedDicts, the plain-str one dict[str, Any];
+# mypy calls that an unsafe overlap, but at run time both are the same dict.
+# mypy: disable-error-code="overload-overlap"
 """Running tools the moment their calls complete, while the stream goes on.
 
 ::
@@ -21,7 +24,7 @@ import contextlib
 import math
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import anyio
 from anyio.abc import TaskGroup
@@ -31,7 +34,9 @@ from ._aio import aclose_quietly
 from ._errors import UsageError
 from ._events import Event, ToolCall, ToolCallCompleted
 from ._invoke import Invoker, Tools, tools_by_name
+from ._names import OpenAIChatName
 from ._results import ToolResult
+from .codec._params import AnthropicMessage, OpenAIMessage, ResponsesItem
 from .codec._tool import Tool
 from .codec._turn import Turn
 
@@ -245,7 +250,31 @@ class ToolRun:
             if type(item) is ToolResult:
                 yield item
 
-    def messages(self, provider: str) -> list[dict[str, Any]]:
+    @property
+    def calls(self) -> tuple[ToolCall, ...]:
+        """The calls of this turn so far, in stream order, as :meth:`messages` writes them.
+
+        A call that failed to parse is here with empty arguments (its result says
+        why), so that an agent loop goes on while the model has calls to make::
+
+            while True:
+                async with run_tools(...) as run:
+                    ...
+                messages += run.messages(provider)
+                if not run.calls:
+                    break  # the model answered without calls
+        """
+        return self._turn.calls
+
+    @overload
+    def messages(self, provider: OpenAIChatName) -> list[OpenAIMessage]: ...
+    @overload
+    def messages(self, provider: Literal["openai-responses"]) -> list[ResponsesItem]: ...
+    @overload
+    def messages(self, provider: Literal["anthropic"]) -> list[AnthropicMessage]: ...
+    @overload
+    def messages(self, provider: str) -> list[dict[str, Any]]: ...
+    def messages(self, provider: str) -> Any:
         """The messages to append to the conversation for the next request, after the loop.
 
         The assistant's turn -- its text and its calls, as

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -42,6 +42,11 @@ def feed_chunks(chunks: Iterable[bytes], provider: str = "auto", **options: Any)
         events += parser.feed(chunk)
     events += parser.close()
     return events
+
+
+def plain(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Messages typed as an SDK's TypedDicts, as plain dicts a test can index freely."""
+    return [dict(message) for message in messages]
 
 
 def sse_payloads(path: Path) -> list[Any]:

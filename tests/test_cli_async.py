@@ -19,6 +19,11 @@ import streamcalls.testing
 from streamcalls._demo import run_demo
 from tests.support import normalize
 
+ANSWER = (  # streamcalls/demo_streams/openai_plan_day.turn2.sse
+    "Saturday looks good: sunny and 21 °C in Paris. The Musée du Louvre is open 09:00-18:00, "
+    "so see it in the morning and keep the afternoon for a walk along the Seine."
+)
+
 
 def test_demo_runs_tools_as_their_calls_complete() -> None:
     out = io.StringIO()
@@ -94,6 +99,7 @@ def test_the_readme_quick_start_runs_as_written() -> None:
         "<- get_opening_hours: Musée du Louvre is open 09:00-18:00 on Saturday",
         '<- get_weather: {"city":"Paris","temperature":21,"unit":"celsius"}',
     ]
+    assert lines[-1] == ANSWER  # the second request's turn: the history was accepted
 
 
 def test_lazy_names_resolve() -> None:

@@ -9,13 +9,9 @@ import sys
 from pathlib import Path
 
 import streamcalls
-from tests.test_cli_async import served
+from tests.test_cli_async import ANSWER, served
 
 TEXT = "Let me check the weather in Paris and the Louvre's opening hours for Saturday."
-ANSWER = (  # streamcalls/demo_streams/openai_plan_day.turn2.sse
-    "Saturday looks good: sunny and 21 °C in Paris. The Musée du Louvre is open 09:00-18:00, "
-    "so see it in the morning and keep the afternoon for a walk along the Seine."
-)
 
 
 def test_the_closing_the_loop_example_runs_as_written() -> None:
@@ -36,11 +32,7 @@ def test_the_closing_the_loop_example_runs_as_written() -> None:
     assert result.returncode == 0, result.stderr
     *lines, answer = result.stdout.splitlines()
     assert answer == ANSWER  # the server's next turn: the history was accepted
-    assert sorted(line for line in lines if line.startswith("<- ")) == [  # as the tools finished
-        "<- get_opening_hours: Musée du Louvre is open 09:00-18:00 on Saturday",
-        '<- get_weather: {"city":"Paris","temperature":21,"unit":"celsius"}',
-    ]
-    messages = [json.loads(line) for line in lines if not line.startswith("<- ")]
+    messages = [json.loads(line) for line in lines]
     assert messages == [
         {"role": "user", "content": "Plan my Saturday"},
         {

@@ -15,7 +15,7 @@ import streamcalls
 from streamcalls import StreamFinished, ToolCallCompleted, ToolResult
 from streamcalls.testing import ReplayApp, load_recordings, serve
 from tests.streams import openai_call_start
-from tests.support import DATA
+from tests.support import DATA, plain
 from tests.test_e2e import MESSAGES, events_until_first_call
 from tests.test_tools import HangingTool
 
@@ -142,7 +142,7 @@ async def test_leaving_the_block_while_tools_finish_still_cancels_them() -> None
                     await gone.wait()  # the source has raised; the run waits for the tool
                     break
     assert hang.cancelled
-    [message] = run.messages("anthropic")[1:]  # the call had no result: an error result says so
+    [message] = plain(run.messages("anthropic"))[1:]  # the call had no result: an error result says so
     assert message["content"][0]["is_error"] is True
 
 
@@ -219,7 +219,7 @@ async def test_a_tool_started_before_the_cut_finishes_then_stream_interrupted(
     assert [item.reason for item in items if isinstance(item, StreamFinished)] == ["error"]
     # The turn so far, ready for the next request: the call and its result.
     if path == "/v1/messages":
-        assistant, results = run.messages("anthropic")
+        assistant, results = plain(run.messages("anthropic"))
         assert [block["id"] for block in assistant["content"] if block["type"] == "tool_use"] == [
             completed.call.id
         ]
@@ -227,6 +227,6 @@ async def test_a_tool_started_before_the_cut_finishes_then_stream_interrupted(
             {"type": "tool_result", "tool_use_id": completed.call.id, "content": expected}
         ]
     else:
-        assistant, result = run.messages("openai")
+        assistant, result = plain(run.messages("openai"))
         assert [call["id"] for call in assistant["tool_calls"]] == [completed.call.id]
         assert result == {"role": "tool", "tool_call_id": completed.call.id, "content": expected}

@@ -18,6 +18,7 @@ import streamcalls
 from streamcalls import ToolCallCompleted, UsageError
 from streamcalls.codec import CODEC_PROVIDERS, CodecProviderName
 from tests.streams import openai_call_start, openai_chunk, openai_finish
+from tests.support import plain
 
 pytestmark = pytest.mark.anyio
 
@@ -286,7 +287,7 @@ async def test_the_next_request_round_trips() -> None:
     """Appended to a conversation, the turn is JSON that the codec reads back as the same calls."""
     run = await run_of(*SLOW_FIRST)
     conversation: Messages = [{"role": "user", "content": "Weather in Paris and Oslo?"}]
-    conversation += run.messages("openai")
+    conversation += plain(run.messages("openai"))
     decoded = msgspec.json.decode(msgspec.json.encode(conversation))
     assert decoded == conversation
     assert [c.id for c in streamcalls.extract(decoded[1])] == ["call_a", "call_b"]

@@ -64,10 +64,10 @@ def test_mypy_strict_accepts_every_example(tmp_path: Path) -> None:
 
 def test_mypy_would_catch_a_mistake(tmp_path: Path) -> None:
     """The check has teeth: a wrong type in the same code fails it."""
-    code = examples()["quick_start_1"]
-    assert "tools=tools) as run:" in code
+    code = examples()["closing_the_loop_0"]  # run_tools with a {name: function} dict
+    assert "tools=functions) as run:" in code
     (tmp_path / "wrong.py").write_text(
-        code.replace("tools=tools) as run:", 'tools=tools, timeout="10") as run:')
+        code.replace("tools=functions) as run:", 'tools=functions, timeout="10") as run:')
     )
     result = mypy(tmp_path / "wrong.py")
     assert result.returncode == 1

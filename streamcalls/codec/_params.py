@@ -20,6 +20,7 @@ __all__ = (
     "AnthropicMessage",
     "AnthropicTool",
     "OpenAIAssistantMessage",
+    "OpenAIMessage",
     "OpenAITool",
     "OpenAIToolMessage",
     "ResponsesItem",
@@ -33,11 +34,12 @@ if TYPE_CHECKING:
     from anthropic.types import MessageParam as AnthropicMessage
     from anthropic.types import ToolParam as AnthropicTool
     from openai.types.chat import ChatCompletionAssistantMessageParam as OpenAIAssistantMessage
+    from openai.types.chat import ChatCompletionMessageParam as OpenAIMessage
     from openai.types.chat import ChatCompletionToolMessageParam as OpenAIToolMessage
     from openai.types.chat import ChatCompletionToolParam as OpenAITool
     from openai.types.responses import FunctionToolParam as ResponsesTool
     from openai.types.responses import ResponseInputItemParam as ResponsesItem
 else:
     AnthropicMessage = AnthropicTool = dict[str, Any]
-    OpenAIAssistantMessage = OpenAIToolMessage = OpenAITool = dict[str, Any]
+    OpenAIAssistantMessage = OpenAIMessage = OpenAIToolMessage = OpenAITool = dict[str, Any]
     ResponsesTool = ResponsesItem = dict[str, Any]

@@ -72,6 +72,11 @@ class Turn:
     def text(self) -> str:
         return "".join(self._text)
 
+    @property
+    def calls(self) -> tuple[ToolCall, ...]:
+        """The calls kept so far, in stream order (a failed one with empty arguments)."""
+        return tuple(sorted(self._calls, key=lambda call: call.index))
+
     def messages(self, provider: str) -> list[Message]:
         """The messages to append to the conversation (see the module's docstring).
 
@@ -81,7 +86,7 @@ class Turn:
         text = self.text
         if not self._calls:
             return [_TEXT_ONLY[name](text)] if text else []
-        calls = sorted(self._calls, key=lambda call: call.index)
+        calls = self.calls
         results = [self._result(call) for call in calls]
         turn = encode_call(calls, name, text=text or None)
         return [*(turn if isinstance(turn, list) else [turn]), *encode_result(results, name)]
