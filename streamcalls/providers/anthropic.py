@@ -11,7 +11,8 @@ then ``message_delta{delta{stop_reason}, usage{output_tokens}}`` and
 ``{error{type, message}}``.  There is no ``[DONE]``.
 
 A tool call completes when its ``partial_json`` closes, or at its block's
-``content_block_stop`` (a no-argument tool sends only ``""``).  Server-side
+``content_block_stop`` (a no-argument tool sends only ``""``); text after
+its closed JSON is reported on it (a ParseError), never a call.  Server-side
 tools (``server_tool_use``, web search results) are run by Anthropic, not by
 the caller, and are not reported as calls.
 """
@@ -146,7 +147,7 @@ class AnthropicAdapter(Adapter):
         if kind == "input_json_delta":
             call = self._calls.get(event.index)
             if call is not None and delta.partial_json:
-                self.emit.calls.feed(call, delta.partial_json)
+                self.feed_arguments(call, delta.partial_json)
         elif kind == "text_delta":
             if delta.text and self._blocks.get(event.index) != _IGNORED:
                 self.emit.text(delta.text)
