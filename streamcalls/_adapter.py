@@ -18,11 +18,15 @@ from ._calls import COMPLETED, OPEN, Call
 from ._emitter import Emitter
 from ._lenient import convert_leniently
 
-__all__ = ("Adapter", "as_mapping")
+__all__ = ("JSON_BLANKS", "Adapter", "as_mapping")
 
 T = TypeVar("T")
 
 _decode_plain = msgspec.json.decode
+
+# The blank space JSON allows between values: text of only these after a
+# call's arguments is nothing; any other character is reported.
+JSON_BLANKS = " \t\r\n"
 
 
 class Adapter:
@@ -171,7 +175,7 @@ class Adapter:
 
     def after_arguments(self, call: Call, text: str) -> None:
         """Report text that came after a call's closed arguments (blank text is nothing)."""
-        if text and not text.isspace():
+        if text.strip(JSON_BLANKS):
             self.emit.parse_error(
                 f"text after the closed arguments of call {call.index} (id {call.id}); ignored", text
             )

@@ -29,7 +29,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter
+from .._adapter import JSON_BLANKS, Adapter
 from .._calls import COMPLETED, OPEN, Call
 from .._events import Usage
 
@@ -294,5 +294,5 @@ class OpenAIChatAdapter(Adapter):
 def _starts_object(arguments: str | dict[str, Any] | None) -> bool:
     """Can these arguments start a further call?  Only a JSON object can."""
     if isinstance(arguments, str):
-        return arguments.lstrip().startswith("{")
+        return arguments.lstrip(JSON_BLANKS).startswith("{")
     return arguments is not None
