@@ -144,7 +144,7 @@ PROVIDERS = sorted(STREAMS)
 
 _BLANKS = " \t\r\n"
 arguments = st.dictionaries(
-    st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=8),
+    st.text(st.characters(codec="utf-8"), max_size=8),
     st.one_of(st.integers(), st.text(max_size=10), st.booleans(), st.none()),
     max_size=4,
 )
