@@ -212,6 +212,7 @@ def test_several_bad_values_in_one_record_are_named_together() -> None:
         done=True,
     )
     events = feed_chunks([data], "openai")
+    assert type(events[0]) is ParseError
     assert SKIPPED + "$.choices[0].delta.refusal (Expected `str | null`, got `int`), " in events[0].message
     assert "$.choices[0].delta.reasoning (Expected `str | null`, got `int`)" in events[0].message
     assert events[1:] == [TextDelta("x"), StreamFinished("stop", None, "stop")]
