@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 
 from .._adapter import Adapter
-from .._calls import Call
+from .._calls import OPEN, Call
 from .._events import Usage
 
 __all__ = ("AnthropicAdapter",)
@@ -146,8 +146,14 @@ class AnthropicAdapter(Adapter):
         kind = delta.type
         if kind == "input_json_delta":
             call = self._calls.get(event.index)
-            if call is not None and delta.partial_json:
-                self.feed_arguments(call, delta.partial_json)
+            text = delta.partial_json
+            if call is not None and text:
+                if call.status == OPEN:  # feed_arguments' common case, inlined: this runs per fragment
+                    rest = self.emit.calls.feed(call, text)
+                    if rest >= 0:
+                        self.after_arguments(call, text[rest:])
+                else:
+                    self.feed_arguments(call, text)
         elif kind == "text_delta":
             if delta.text and self._blocks.get(event.index) != _IGNORED:
                 self.emit.text(delta.text)
