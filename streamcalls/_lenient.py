@@ -64,29 +64,23 @@ def _without(obj: Any, path: tuple[Segment, ...]) -> Any:
     if not path:
         return None  # the record itself has the wrong type: nothing to leave out
     head, rest = path[0], path[1:]
+    copy: Any  # a dict for a field, a list for an item
     if isinstance(head, str):
         if type(obj) is not dict or head not in obj:
             return None
-        mapping = dict(obj)
-        if not rest:
-            del mapping[head]
-            return mapping
-        inner = _without(mapping[head], rest)
-        if inner is None:
+        copy = dict(obj)
+    else:
+        if type(obj) is not list or head >= len(obj):
             return None
-        mapping[head] = inner
-        return mapping
-    if type(obj) is not list or head >= len(obj):
-        return None
-    items = list(obj)
+        copy = list(obj)
     if not rest:
-        del items[head]
-        return items
-    inner = _without(items[head], rest)
+        del copy[head]
+        return copy
+    inner = _without(copy[head], rest)
     if inner is None:
         return None
-    items[head] = inner
-    return items
+    copy[head] = inner
+    return copy
 
 
 class Lenient(NamedTuple):
