@@ -1,14 +1,14 @@
 """Reading a record whose fields are not all of the expected type.
 
 A provider adapter decodes each record strictly into its view Struct (the
-fast path).  When one field has an unexpected type -- Gemini's
-``"finishReason": 1`` sent with ``enum-encoding=int``, a vendor's number
-where a string belongs -- that must not cost the rest of the record: its
-text, calls, finish reason and usage.  msgspec's ValidationError names the
-offending value's path (``$.candidates[0].finishReason``), so the record,
-decoded to plain data, is converted again without the value at that path,
-a bounded number of times.  No second reader per provider: the view Struct
-stays the one description of what an adapter reads.
+fast path).  When one value has an unexpected type -- a gateway that writes
+numbers as strings (``"index": "0"``), a list where a string belongs --
+that must not cost the rest of the record: its text, calls, finish reason
+and usage.  msgspec's ValidationError names the offending value's path
+(``$.choices[0].delta.tool_calls[0].index``), so the record, decoded to
+plain data, is converted again without the value at that path, a bounded
+number of times.  No second reader per provider: the view Struct stays the
+one description of what an adapter reads.
 """
 
 from __future__ import annotations
