@@ -316,7 +316,7 @@ class OpenAIResponsesAdapter(Adapter):
         for key, parts in self._pending.items():
             call = calls.open(None if key.startswith("#") else key, None, "native")
             if call is not None:
-                calls.feed(call, "".join(parts))
+                self.feed_arguments(call, "".join(parts))
                 calls.fail(call, "arguments for an output item that was never announced (no name)")
         self._pending.clear()
 
