@@ -28,13 +28,16 @@ those dicts, exceptions included, and treats them exactly as the bytes.
 A call completes when its ``input`` fragments close their JSON, or at its
 ``contentBlockStop`` (a tool without parameters sends ``input: ""``, which
 reads as ``{}``); text after its closed JSON is reported on it (a
-ParseError), never a call.  A ``toolUse`` whose ``type`` is
-``server_tool_use`` (Nova's ``nova_code_interpreter``: AWS runs it) is not
-a client call, and neither is the ``toolResult`` block that follows it
-(``start{toolResult{toolUseId, type, status}}``, then ``delta{toolResult:
-[{text | json}]}``): their blocks are skipped, the text around them read.  ``metadata`` may come before or after ``messageStop``:
-calls end at ``messageStop``, and the stream's end is reported once both
-have arrived, or at the end of input if ``metadata`` never comes.
+ParseError), never a call.  ``metadata`` may come before or after
+``messageStop``: calls end at ``messageStop``, and the stream's end is
+reported once both have arrived, or at the end of input if ``metadata``
+never comes.
+
+A ``toolUse`` whose ``type`` is ``server_tool_use`` (Nova's
+``nova_code_interpreter``: AWS runs it) is not a client call, and neither
+is the ``toolResult`` block that follows it (``start{toolResult{toolUseId,
+type, status}}``, then ``delta{toolResult: [{text | json}]}``): their
+blocks are skipped, the text around them read.
 """
 
 from __future__ import annotations

@@ -4,14 +4,16 @@ Wire format: SSE ``data: {chat.completion.chunk}`` events ending with
 ``data: [DONE]``.  ``choices[0].delta`` carries ``content``, reasoning
 (DeepSeek ``reasoning_content``, OpenRouter/vLLM ``reasoning``) and
 ``tool_calls[]`` fragments: ``index``, and ``id`` + ``function.name`` on a
-call's first fragment, then ``function.arguments`` string pieces.
-``content`` may also be a list of typed parts (Mistral's reasoning models):
-``{"type": "text", "text"}`` is text, ``{"type": "thinking", "thinking":
-[{"type": "text", "text"}]}`` is reasoning, other part types (references,
-images) carry neither and are skipped.  The
+call's first fragment, then ``function.arguments`` string pieces.  The
 chunk with ``finish_reason`` is followed by an optional usage-only chunk
 (``choices: []``, or ``null`` from vLLM).  Errors come as a payload with an
 ``error`` object.
+
+``content`` may also be a list of typed parts (Mistral's reasoning models,
+typed in its SDK as ``str | list[ContentChunk]``): ``{"type": "text",
+"text"}`` is text, ``{"type": "thinking", "thinking": [{"type": "text",
+"text"}]}`` is reasoning, other part types (references, images, documents)
+carry neither and are skipped.
 
 Call identity, robust to what compatible servers really send: a fragment
 belongs to the call with its ``id``; else to the call with its ``index``;
