@@ -1,4 +1,11 @@
-"""The base of every provider adapter, and payload decoding with errors as events."""
+"""The base of every provider adapter: decoding records, with errors as events.
+
+Rules every adapter keeps, in one place: a record is decoded strictly into
+the adapter's view Struct, and a field of an unexpected type costs only that
+field (see :mod:`streamcalls._lenient`), reported once per stream; text
+after a call's closed arguments is reported on that call, never lost and
+never a call of its own (:meth:`Adapter.feed_arguments`).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +14,19 @@ from typing import Any, ClassVar, TypeVar
 
 import msgspec
 
+from ._calls import COMPLETED, OPEN, Call
 from ._emitter import Emitter
+from ._lenient import convert_leniently
 
-__all__ = ("Adapter", "as_mapping", "convert_view", "decode_view")
+__all__ = ("JSON_BLANKS", "Adapter", "as_mapping")
 
 T = TypeVar("T")
+
+_decode_plain = msgspec.json.decode
+
+# The blank space JSON allows between values: text of only these after a
+# call's arguments is nothing; any other character is reported.
+JSON_BLANKS = " \t\r\n"
 
 
 class Adapter:
@@ -34,7 +49,7 @@ class Adapter:
     what: ClassVar[str] = "record"  # a record, in error messages
     _decoder: ClassVar[msgspec.json.Decoder[Any]]
 
-    __slots__ = ("_decode", "emit")
+    __slots__ = ("_decode", "_skipped_reported", "emit")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -43,6 +58,7 @@ class Adapter:
 
     def __init__(self, emit: Emitter) -> None:
         self.emit = emit
+        self._skipped_reported = False
         if hasattr(type(self), "_decoder"):
             self._decode = self._decoder.decode
 
@@ -59,9 +75,9 @@ class Adapter:
         try:
             view = self._decode(data)
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-            # decode_view decodes again to tell what went wrong and report it as
-            # an event; calling it only on failure saves a call per record.
-            view = decode_view(self._decoder, data, emit, self.what)
+            # Telling what went wrong (and reading what can be read) is a method
+            # call apart: calling it only on failure saves a call per record.
+            view = self._decode_slowly(self._decoder, data, self.what)
             if view is None:
                 return
         self.handle(view, name)
@@ -71,9 +87,95 @@ class Adapter:
         if emit.finished:
             emit.after_end(repr(obj)[:200])
             return
-        view = convert_view(self.plain(obj), self.view, emit, self.what)
+        view = self.convert_view(self.plain(obj), self.view, self.what)
         if view is not None:
             self.handle(view, None)
+
+    # -- decoding: the slow path, taken when the typed decode failed ----------------
+
+    def decode_view(self, decoder: msgspec.json.Decoder[T], data: bytes, what: str) -> T | None:
+        """Decode one payload into a view Struct; a problem becomes a ParseError event."""
+        try:
+            return decoder.decode(data)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            return self._decode_slowly(decoder, data, what)
+
+    def _decode_slowly(self, decoder: msgspec.json.Decoder[T], data: bytes, what: str) -> T | None:
+        """A payload the typed decode refused: decode it to plain data to tell why."""
+        emit = self.emit
+        try:
+            plain = _decode_plain(data)
+        except UnicodeDecodeError:
+            # Decode again, with U+FFFD in place of the bad bytes.  (With
+            # invalid_utf8="report" they were dropped before framing: see _utf8.)
+            try:
+                plain = _decode_plain(data.decode("utf-8", "replace"))
+            except (msgspec.DecodeError, RecursionError) as again:
+                emit.parse_error(f"{what} could not be decoded: {again}", data)
+                return None
+        except msgspec.DecodeError as exc:
+            emit.parse_error(f"{what} is not valid JSON: {exc}", data)
+            return None
+        except RecursionError:
+            emit.parse_error(f"{what} nests too deeply to decode", data)
+            return None
+        return self._convert(plain, decoder.type, what, data, strict=True)
+
+    def convert_view(self, obj: Any, view: type[T], what: str) -> T | None:
+        """Convert an already-decoded event into a view Struct, without a JSON round trip."""
+        return self._convert(as_mapping(obj), view, what, repr(obj)[:200], strict=False)
+
+    def _convert(self, plain: Any, view: type[T], what: str, raw: bytes | str, *, strict: bool) -> T | None:
+        emit = self.emit
+        try:
+            try:
+                return msgspec.convert(plain, view, strict=strict)
+            except msgspec.ValidationError as exc:
+                lenient = convert_leniently(plain, view, exc, strict=strict)
+        except RecursionError:
+            emit.parse_error(f"{what} nests too deeply to convert", raw)
+            return None
+        if lenient.error is not None:
+            emit.parse_error(f"{what} has an unexpected shape: {lenient.error}", raw)
+            return None
+        if not self._skipped_reported:
+            self._skipped_reported = True
+            skipped = ", ".join(lenient.skipped)
+            emit.parse_error(
+                f"{what}: skipped the value of an unexpected type at {skipped} and read the rest; "
+                "later such values in this stream are skipped without a report",
+                raw,
+            )
+        value: T = lenient.value
+        return value
+
+    # -- calls ---------------------------------------------------------------------
+
+    def feed_arguments(self, call: Call, fragment: str) -> None:
+        """Feed a fragment of a call's streamed arguments.
+
+        A call ends when its arguments' JSON value closes.  Whatever non-blank
+        text follows -- in the same fragment or in later ones -- is not part
+        of it and starts no call (a provider streams one call per block or
+        item): it is reported as a ParseError naming the call, with the text
+        as ``raw``.  Fragments for a call that failed are the rest of it.
+        """
+        status = call.status
+        if status == OPEN:
+            rest = self.emit.calls.feed(call, fragment)
+            if rest < 0:
+                return
+            fragment = fragment[rest:]
+        elif status != COMPLETED:
+            return
+        self.after_arguments(call, fragment)
+
+    def after_arguments(self, call: Call, text: str) -> None:
+        """Report text that came after a call's closed arguments (blank text is nothing)."""
+        if text.strip(JSON_BLANKS):
+            self.emit.parse_error(
+                f"text after the closed arguments of call {call.index} (id {call.id}); ignored", text
+            )
 
     def plain(self, obj: Any) -> Any:
         """An already-decoded event as plain data (see :func:`as_mapping`)."""
@@ -93,30 +195,6 @@ class Adapter:
         self.emit.end_of_input(None)
 
 
-def decode_view(decoder: msgspec.json.Decoder[T], data: bytes, emit: Emitter, what: str) -> T | None:
-    """Decode one payload into a view Struct; a problem becomes a ParseError event."""
-    try:
-        return decoder.decode(data)
-    except UnicodeDecodeError:
-        # Decode again, with U+FFFD in place of the bad bytes.  (With
-        # invalid_utf8="report" they were dropped before framing: see _utf8.)
-        pass
-    except msgspec.ValidationError as exc:
-        emit.parse_error(f"{what} has an unexpected shape: {exc}", data)
-        return None
-    except msgspec.DecodeError as exc:
-        emit.parse_error(f"{what} is not valid JSON: {exc}", data)
-        return None
-    except RecursionError:
-        emit.parse_error(f"{what} nests too deeply to decode", data)
-        return None
-    try:
-        return decoder.decode(data.decode("utf-8", "replace"))
-    except (msgspec.DecodeError, RecursionError) as exc:
-        emit.parse_error(f"{what} could not be decoded: {exc}", data)
-        return None
-
-
 def as_mapping(obj: Any) -> Any:
     """An SDK event object (pydantic ``model_dump``) or a mapping, as plain data."""
     dump = getattr(obj, "model_dump", None)
@@ -128,15 +206,3 @@ def as_mapping(obj: Any) -> Any:
     if to_dict is not None:
         return to_dict()
     return obj
-
-
-def convert_view(obj: Any, view: type[T], emit: Emitter, what: str) -> T | None:
-    """Convert an already-decoded event into a view Struct, without a JSON round trip."""
-    try:
-        return msgspec.convert(as_mapping(obj), view, strict=False)
-    except msgspec.ValidationError as exc:
-        emit.parse_error(f"{what} has an unexpected shape: {exc}", repr(obj)[:200])
-        return None
-    except RecursionError:
-        emit.parse_error(f"{what} nests too deeply to convert", repr(obj)[:200])
-        return None

@@ -457,8 +457,16 @@ def test_feed_event_detects_gemini_and_takes_sdk_objects() -> None:
     ]
 
 
-def test_a_chunk_of_the_wrong_shape_is_a_parse_error_and_the_stream_goes_on() -> None:
+def test_a_value_of_the_wrong_type_is_a_parse_error_naming_it_and_the_stream_goes_on() -> None:
     data = sse({"candidates": [{"content": {"parts": [{"text": 5}]}}]}, parts({"text": "ok"}, finish="STOP"))
+    got = events(data)
+    assert type(got[0]) is ParseError
+    assert "$.candidates[0].content.parts[0].text" in got[0].message
+    assert got[1:] == [TextDelta("ok"), StreamFinished("stop", None, "STOP")]
+
+
+def test_a_chunk_of_the_wrong_shape_is_a_parse_error_and_the_stream_goes_on() -> None:
+    data = sse([{"text": "lost"}], parts({"text": "ok"}, finish="STOP"))
     got = events(data)
     assert type(got[0]) is ParseError
     assert got[0].message.startswith("Gemini chunk has an unexpected shape")

@@ -197,8 +197,16 @@ def test_malformed_line_is_reported_and_later_calls_still_found() -> None:
     ]
 
 
-def test_wrongly_typed_line_is_a_parse_error() -> None:
-    data = b'{"message":{"content":["not","text"]},"done":false}\n' + done()
+def test_wrongly_typed_value_is_a_parse_error_and_the_rest_of_its_line_is_read() -> None:
+    data = b'{"message":{"content":["not","text"],"thinking":"hm"},"done":false}\n' + done()
+    events = parse(data)
+    assert type(events[0]) is ParseError
+    assert "$.message.content" in events[0].message
+    assert events[1:] == [ReasoningDelta("hm"), StreamFinished("stop", None, "stop")]
+
+
+def test_a_line_of_the_wrong_shape_is_a_parse_error() -> None:
+    data = b'["not", "a", "line"]\n' + done()
     events = parse(data)
     assert type(events[0]) is ParseError
     assert "unexpected shape" in events[0].message

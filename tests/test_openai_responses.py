@@ -315,7 +315,7 @@ def test_text_after_closed_arguments_is_reported_not_a_second_call() -> None:
         ToolCallStarted(0, "call_1", "f"),
         ToolCallDelta(0, '{"a": 1}'),
         ToolCallCompleted(ToolCall("call_1", "f", {"a": 1}, 0)),
-        ParseError("text after the closed arguments of call call_1 ignored", ' {"b": 2}'),
+        ParseError("text after the closed arguments of call 0 (id call_1); ignored", ' {"b": 2}'),
         StreamFinished("tool_calls", None, "completed"),
     ]
 

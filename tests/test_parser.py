@@ -169,7 +169,7 @@ def test_malformed_payload_then_later_calls_are_still_found() -> None:
 
 
 def test_payload_of_the_wrong_shape_is_a_parse_error() -> None:
-    events = feed_chunks([sse({"choices": "nope"}) + openai_finish("stop")], "openai")
+    events = feed_chunks([sse(["choices", "nope"]) + openai_finish("stop")], "openai")
     assert isinstance(events[0], ParseError)
     assert "unexpected shape" in events[0].message
 

@@ -11,7 +11,8 @@ then ``message_delta{delta{stop_reason}, usage{output_tokens}}`` and
 ``{error{type, message}}``.  There is no ``[DONE]``.
 
 A tool call completes when its ``partial_json`` closes, or at its block's
-``content_block_stop`` (a no-argument tool sends only ``""``).  Server-side
+``content_block_stop`` (a no-argument tool sends only ``""``); text after
+its closed JSON is reported on it (a ParseError), never a call.  Server-side
 tools (``server_tool_use``, web search results) are run by Anthropic, not by
 the caller, and are not reported as calls.
 """
@@ -23,7 +24,7 @@ from typing import Any
 import msgspec
 
 from .._adapter import Adapter
-from .._calls import Call
+from .._calls import OPEN, Call
 from .._events import Usage
 
 __all__ = ("AnthropicAdapter",)
@@ -145,8 +146,14 @@ class AnthropicAdapter(Adapter):
         kind = delta.type
         if kind == "input_json_delta":
             call = self._calls.get(event.index)
-            if call is not None and delta.partial_json:
-                self.emit.calls.feed(call, delta.partial_json)
+            text = delta.partial_json
+            if call is not None and text:
+                if call.status == OPEN:  # feed_arguments' common case, inlined: this runs per fragment
+                    rest = self.emit.calls.feed(call, text)
+                    if rest >= 0:
+                        self.after_arguments(call, text[rest:])
+                else:
+                    self.feed_arguments(call, text)
         elif kind == "text_delta":
             if delta.text and self._blocks.get(event.index) != _IGNORED:
                 self.emit.text(delta.text)

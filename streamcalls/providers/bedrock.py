@@ -27,9 +27,17 @@ those dicts, exceptions included, and treats them exactly as the bytes.
 
 A call completes when its ``input`` fragments close their JSON, or at its
 ``contentBlockStop`` (a tool without parameters sends ``input: ""``, which
-reads as ``{}``).  ``metadata`` may come before or after ``messageStop``:
-calls end at ``messageStop``, and the stream's end is reported once both
-have arrived, or at the end of input if ``metadata`` never comes.
+reads as ``{}``); text after its closed JSON is reported on it (a
+ParseError), never a call.  ``metadata`` may come before or after
+``messageStop``: calls end at ``messageStop``, and the stream's end is
+reported once both have arrived, or at the end of input if ``metadata``
+never comes.
+
+A ``toolUse`` whose ``type`` is ``server_tool_use`` (Nova's
+``nova_code_interpreter``: AWS runs it) is not a client call, and neither
+is the ``toolResult`` block that follows it (``start{toolResult{toolUseId,
+type, status}}``, then ``delta{toolResult: [{text | json}]}``): their
+blocks are skipped, the text around them read.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, as_mapping, convert_view, decode_view
+from .._adapter import Adapter, as_mapping
 from .._calls import Call
 from .._emitter import Emitter
 from .._events import Usage
@@ -51,10 +59,12 @@ __all__ = ("BedrockAdapter",)
 class _ToolUseStart(msgspec.Struct, rename="camel"):
     tool_use_id: str | None = None
     name: str | None = None
+    type: str | None = None  # "server_tool_use": run by AWS, not a client call
 
 
 class _Start(msgspec.Struct, rename="camel"):
     tool_use: _ToolUseStart | None = None
+    tool_result: Any = None  # a server tool's result: only its presence matters
 
 
 class _BlockStart(msgspec.Struct, rename="camel"):
@@ -122,6 +132,10 @@ STOP_REASONS = {
     "malformed_tool_use": "error",
 }
 
+# A toolUse's ``type``: absent for the caller's own tools; anything else
+# ("server_tool_use") is a tool the service runs itself.
+_CLIENT_TOOL_USE = frozenset({None, "", "tool_use"})
+
 EXCEPTIONS = frozenset(
     {
         "internalServerException",
@@ -159,12 +173,21 @@ class BedrockAdapter(Adapter):
     name = "bedrock"
     framing = "eventstream"
 
-    __slots__ = ("_calls", "_handlers", "_metadata_seen", "_stop_reason", "_text_blocks", "_usage")
+    __slots__ = (
+        "_calls",
+        "_handlers",
+        "_metadata_seen",
+        "_server_blocks",
+        "_stop_reason",
+        "_text_blocks",
+        "_usage",
+    )
 
     def __init__(self, emit: Emitter) -> None:
         super().__init__(emit)
         self._calls: dict[int, Call] = {}  # content block index -> call
         self._text_blocks: set[int] = set()
+        self._server_blocks: set[int] = set()  # a server tool's use or result
         self._stop_reason: str | None = None  # set by messageStop
         self._usage: Usage | None = None
         self._metadata_seen = False
@@ -199,7 +222,7 @@ class BedrockAdapter(Adapter):
         if handler is None and not data.strip():
             data = b"{}"  # an exception without a payload still reports its type
         view, method = handler or (_Error, self._error_of(name))
-        event = decode_view(_decoders[view], data, self.emit, f"Bedrock {name} event")
+        event = self.decode_view(_decoders[view], data, f"Bedrock {name} event")
         if event is not None:
             method(event)
 
@@ -215,7 +238,7 @@ class BedrockAdapter(Adapter):
             if self._ended(name, repr(body)[:200]):
                 continue
             view, method = handler or (_Error, self._error_of(name))
-            event = convert_view(body, view, self.emit, f"Bedrock {name} event")
+            event = self.convert_view(body, view, f"Bedrock {name} event")
             if event is not None:
                 method(event)
 
@@ -231,8 +254,12 @@ class BedrockAdapter(Adapter):
 
     def _block_start(self, event: _BlockStart) -> None:
         start = event.start
-        tool = start.tool_use if start is not None else None
-        if tool is not None:
+        if start is None:
+            return
+        tool = start.tool_use
+        if (tool is not None and tool.type not in _CLIENT_TOOL_USE) or start.tool_result is not None:
+            self._server_blocks.add(event.content_block_index)
+        elif tool is not None:
             self.emit.text_end()
             call = self.emit.calls.open(tool.tool_use_id, tool.name, "native")
             if call is not None:
@@ -252,18 +279,21 @@ class BedrockAdapter(Adapter):
         tool = delta.tool_use
         if tool is not None and tool.input:
             call = self._calls.get(index)
-            if call is None:
+            if call is not None:
+                if isinstance(tool.input, str):
+                    self.feed_arguments(call, tool.input)
+                else:
+                    emit.calls.whole(call, tool.input)
+            elif index not in self._server_blocks:
                 emit.parse_error(f"tool input for content block {index}, which started no tool use; ignored")
-            elif isinstance(tool.input, str):
-                emit.calls.feed(call, tool.input)
-            else:
-                emit.calls.whole(call, tool.input)
 
     def _block_stop(self, event: _BlockStop) -> None:
         index = event.content_block_index
         call = self._calls.pop(index, None)
         if call is not None:
             self.emit.calls.end(call)
+        elif index in self._server_blocks:
+            self._server_blocks.discard(index)
         elif index in self._text_blocks:
             self._text_blocks.discard(index)
             self.emit.text_end()

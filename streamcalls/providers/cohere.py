@@ -10,7 +10,8 @@ Wire format: SSE; each ``data:`` payload is a JSON object with a ``type``
   -- ``tool_calls`` is one object here, not a list --, then
   ``tool-call-delta{index, delta.message.tool_calls.function.arguments}``
   pieces and ``tool-call-end{index}``.  A tool without arguments sends
-  start and end only; its arguments are ``{}``.
+  start and end only; its arguments are ``{}``.  Text after a call's closed
+  arguments is reported on that call (a ParseError), never a call.
 - ``content-start/content-delta/content-end{index, delta.message.content{text | thinking}}``:
   text, or a reasoning model's ``thinking``.
 - ``citation-start/end`` and ``debug`` are ignored.
@@ -199,7 +200,7 @@ class CohereAdapter(Adapter):
             return
         call = self._calls[index]
         if call is not None:
-            self.emit.calls.feed(call, arguments)
+            self.feed_arguments(call, arguments)
 
     def _start(self, index: int, tool_call: _ToolCall) -> None:
         calls = self.emit.calls
@@ -210,7 +211,7 @@ class CohereAdapter(Adapter):
         call = calls.open(tool_call.id, function.name, "native")
         self._calls[index] = call
         if call is not None and function.arguments:
-            calls.feed(call, function.arguments)
+            self.feed_arguments(call, function.arguments)
 
     def _finish(self, delta: _Delta) -> None:
         emit = self.emit

@@ -12,7 +12,15 @@ A chunk holds ``candidates[0].content.parts[]`` -- ``text`` (reasoning when
 chunk, ``candidates[0].finishReason`` (``STOP`` even after calls) with
 ``finishMessage``, plus ``usageMetadata``.  ``promptFeedback.blockReason``
 means the prompt was refused; ``{"error": {code, message, status}}`` is an
-error, also as an array element.  Only candidate 0 is read.
+error, also as an array element.  Only candidate 0 is read.  Requested with
+``enum-encoding=int``, enums come as numbers (``"finishReason": 1``): finish
+and block reasons are mapped back to their names.
+
+Parts for the tools Google runs itself are not client calls and are
+skipped, with the text around them read: ``executableCode`` /
+``codeExecutionResult`` (code execution) and ``toolCall`` / ``toolResponse``
+(built-in tools combined with function calling).  Only ``functionCall`` is
+a call.
 
 The Gemini API sends each call whole, usually without an id (one is
 generated); a call without arguments has no ``args`` at all, which reads as
@@ -54,8 +62,8 @@ class _PartialArg(msgspec.Struct, rename="camel"):
     string_value: str | None = None
     number_value: int | float | None = None
     bool_value: bool | None = None
-    # Present, with whatever value ("NULL_VALUE" or null), means a JSON null.
-    null_value: str | msgspec.UnsetType | None = msgspec.UNSET
+    # Present, with whatever value ("NULL_VALUE", 0 or null), means a JSON null.
+    null_value: Any = msgspec.UNSET
     will_continue: bool = False
 
 
@@ -79,7 +87,7 @@ class _Content(msgspec.Struct):
 
 class _Candidate(msgspec.Struct, rename="camel"):
     content: _Content | None = None
-    finish_reason: str | None = None
+    finish_reason: str | int | None = None  # a number with enum-encoding=int
     finish_message: str | None = None
     index: int = 0
 
@@ -94,7 +102,7 @@ class _UsageMetadata(msgspec.Struct, rename="camel"):
 
 
 class _PromptFeedback(msgspec.Struct, rename="camel"):
-    block_reason: str | None = None
+    block_reason: str | int | None = None
     block_reason_message: str | None = None
 
 
@@ -124,6 +132,31 @@ FINISH_REASONS = {
     "TOO_MANY_TOOL_CALLS": "error",
     "OTHER": "error",
 }
+# The enums' numbers, for responses requested with ``enum-encoding=int``
+# (``$alt=json;enum-encoding=int``): Candidate.FinishReason and
+# PromptFeedback.BlockReason in the Gemini API's generative_service.proto
+# (google.ai.generativelanguage.v1beta).  0 is "unspecified": not a finish.
+FINISH_REASON_NAMES = {
+    1: "STOP",
+    2: "MAX_TOKENS",
+    3: "SAFETY",
+    4: "RECITATION",
+    5: "OTHER",
+    6: "LANGUAGE",
+    7: "BLOCKLIST",
+    8: "PROHIBITED_CONTENT",
+    9: "SPII",
+    10: "MALFORMED_FUNCTION_CALL",
+    11: "IMAGE_SAFETY",
+    12: "UNEXPECTED_TOOL_CALL",
+    13: "TOO_MANY_TOOL_CALLS",
+    14: "IMAGE_PROHIBITED_CONTENT",
+    15: "IMAGE_OTHER",
+    16: "NO_IMAGE",
+    17: "IMAGE_RECITATION",
+}
+BLOCK_REASON_NAMES = {1: "SAFETY", 2: "OTHER", 3: "BLOCKLIST", 4: "PROHIBITED_CONTENT", 5: "IMAGE_SAFETY"}
+
 # Finish reasons that say the model's own call is unusable.
 _BAD_CALL = frozenset({"MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL"})
 
@@ -222,13 +255,19 @@ class GeminiAdapter(Adapter):
             if content is not None and content.parts:
                 for part in content.parts:
                     self._part(part)
-            if candidate.finish_reason:
-                self._finish(candidate.finish_reason, candidate.finish_message)
+            reason = candidate.finish_reason
+            if reason:
+                if isinstance(reason, int):
+                    reason = FINISH_REASON_NAMES.get(reason, str(reason))
+                self._finish(reason, candidate.finish_message)
                 return
         feedback = chunk.prompt_feedback
         if feedback is not None and feedback.block_reason:
-            self._cut_streamed(f"prompt blocked: {feedback.block_reason}")
-            emit.finish("content_filter", feedback.block_reason, self._usage)
+            blocked = feedback.block_reason
+            if isinstance(blocked, int):
+                blocked = BLOCK_REASON_NAMES.get(blocked, str(blocked))
+            self._cut_streamed(f"prompt blocked: {blocked}")
+            emit.finish("content_filter", blocked, self._usage)
 
     def _part(self, part: _Part) -> None:
         call = part.function_call

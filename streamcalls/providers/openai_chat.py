@@ -9,13 +9,20 @@ chunk with ``finish_reason`` is followed by an optional usage-only chunk
 (``choices: []``, or ``null`` from vLLM).  Errors come as a payload with an
 ``error`` object.
 
+``content`` may also be a list of typed parts (Mistral's reasoning models,
+typed in its SDK as ``str | list[ContentChunk]``): ``{"type": "text",
+"text"}`` is text, ``{"type": "thinking", "thinking": [{"type": "text",
+"text"}]}`` is reasoning, other part types (references, images, documents)
+carry neither and are skipped.
+
 Call identity, robust to what compatible servers really send: a fragment
 belongs to the call with its ``id``; else to the call with its ``index``;
 else (no index: Gemini's and Mistral's compatible output) to the open call.
 A new id, a new name after the call's JSON closed, or a second top-level
-JSON value (servers that send every call with ``index: 0``) starts a new
-call.  Empty names repeated in continuation fragments are ignored.  Only
-choice 0 is read.
+JSON object (servers that send every call with ``index: 0``) starts a new
+call; anything else after a call's closed arguments (``{"a": 1}}``) starts
+none and is reported as a ParseError naming that call.  Empty names
+repeated in continuation fragments are ignored.  Only choice 0 is read.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter
+from .._adapter import JSON_BLANKS, Adapter
 from .._calls import COMPLETED, OPEN, Call
 from .._events import Usage
 
@@ -47,8 +54,19 @@ class _ToolCall(msgspec.Struct, gc=False):
     function: _Function | None = None
 
 
+class _ThinkingPart(msgspec.Struct, gc=False):
+    type: str = ""
+    text: str | None = None
+
+
+class _Part(msgspec.Struct, gc=False):
+    type: str = ""
+    text: str | None = None
+    thinking: str | list[_ThinkingPart] | None = None
+
+
 class _Delta(msgspec.Struct, gc=False):
-    content: str | None = None
+    content: str | list[_Part] | None = None
     tool_calls: list[_ToolCall] | None = None
     reasoning_content: str | None = None
     reasoning: str | None = None
@@ -164,8 +182,12 @@ class OpenAIChatAdapter(Adapter):
                         emit.reasoning(delta.reasoning_content)
                     if delta.reasoning:
                         emit.reasoning(delta.reasoning)
-                    if delta.content:
-                        emit.text(delta.content)
+                    content = delta.content
+                    if content:
+                        if isinstance(content, str):
+                            emit.text(content)
+                        else:
+                            self._parts(content)
                     if delta.refusal:
                         emit.text(delta.refusal)
                     if delta.tool_calls:
@@ -181,6 +203,23 @@ class OpenAIChatAdapter(Adapter):
             usage = chunk.x_groq.usage
         if usage is not None:
             self._usage = _usage(usage)
+
+    def _parts(self, parts: list[_Part]) -> None:
+        emit = self.emit
+        for part in parts:
+            kind = part.type
+            if kind == "text" or not kind:
+                if part.text:
+                    emit.text(part.text)
+            elif kind == "thinking":
+                thinking = part.thinking
+                if isinstance(thinking, str):
+                    emit.reasoning(thinking)
+                elif thinking:
+                    for piece in thinking:
+                        if piece.text and piece.type in ("text", ""):
+                            emit.reasoning(piece.text)
+            # image_url, reference, document_url, ...: no text to read
 
     # -- calls -------------------------------------------------------------------
 
@@ -199,9 +238,11 @@ class OpenAIChatAdapter(Adapter):
         if call is not None and call.status != OPEN:
             if call.status != COMPLETED:
                 return  # the rest of a failed call
-            if not (name and name != call.name) and not _starts_value(arguments):
-                return  # an empty or repeated fragment after the call closed
-            # A new name, or a second JSON value: the next call at this index.
+            if not (name and name != call.name) and not _starts_object(arguments):
+                if isinstance(arguments, str):  # blank, or text after the call's arguments
+                    self.after_arguments(call, arguments)
+                return
+            # A new name, or a second JSON object: the next call at this index.
             call = self._new_call(None, name or call.name, index)
         elif call is None:
             call = self._new_call(call_id, name, index)
@@ -215,7 +256,10 @@ class OpenAIChatAdapter(Adapter):
             if rest < 0:
                 return
             arguments = arguments[rest:]
-            call = self._new_call(None, call.name, index)
+            if not _starts_object(arguments):
+                self.after_arguments(call, arguments)
+                return
+            call = self._new_call(None, call.name, index)  # glued: {"a": 1}{"a": 2}
 
     def _new_call(self, call_id: str | None, name: str | None, index: int | None) -> Call | None:
         calls = self.emit.calls
@@ -249,7 +293,8 @@ class OpenAIChatAdapter(Adapter):
             self.emit.end_of_input("data: [DONE]")
 
 
-def _starts_value(arguments: str | dict[str, Any] | None) -> bool:
+def _starts_object(arguments: str | dict[str, Any] | None) -> bool:
+    """Can these arguments start a further call?  Only a JSON object can."""
     if isinstance(arguments, str):
-        return bool(arguments) and not arguments.isspace()
+        return arguments.lstrip(JSON_BLANKS).startswith("{")
     return arguments is not None

@@ -25,14 +25,23 @@ Calls are told apart by ``item_id`` (else ``output_index``), never by a
 name is taken from ``output_item.added`` (deltas carry none).  A call
 completes the moment its arguments' JSON closes, and at the latest at
 ``.done`` / ``output_item.done``: arguments there that no delta brought
-(all of them, or a missing tail) are fed then.  Deltas for an item never
+(all of them, or a missing tail) are fed then.  One item is one call: text
+after its closed arguments is reported on it (a ParseError), never a call.  Deltas for an item never
 announced wait until ``.done`` or ``output_item.done`` names it.  If no
 function call was streamed at all, ``function_call`` items in
 ``response.completed``'s ``output`` are reported as whole calls.
 
-Other item types -- ``custom_tool_call`` (free-form text input, not a JSON
-object), ``mcp_call``, ``web_search_call``, ``file_search_call``, ... --
-are run by OpenAI or take no JSON arguments, and are not reported as calls.
+Only ``function_call`` items are calls.  Every other item type in the
+SDK's ``ResponseOutputItem`` union is a built-in tool and never completes as
+a :class:`~streamcalls.ToolCall`, whatever its events carry (``mcp_call``
+and ``mcp_approval_request`` have a name and JSON arguments too): OpenAI runs
+``web_search_call``, ``file_search_call``, ``code_interpreter_call``,
+``image_generation_call``, ``mcp_call``, ``tool_search_call`` and
+``program`` itself; ``computer_call``, ``local_shell_call``, ``shell_call``
+and ``apply_patch_call`` are actions in the built-in tools' own protocols
+(answered with their ``*_output`` items, not a function result); and a
+``custom_tool_call`` takes free-form text, not a JSON object.  The text
+around them is read as usual.
 """
 
 from __future__ import annotations
@@ -209,9 +218,9 @@ class OpenAIResponsesAdapter(Adapter):
         # whole), or deltas that came before the item was announced.
         parts = self._take_pending(item.id, output_index)
         if isinstance(item.arguments, str) and item.arguments:
-            self._feed(call, item.arguments)
+            self.feed_arguments(call, item.arguments)
         elif parts:
-            self._feed(call, "".join(parts))
+            self.feed_arguments(call, "".join(parts))
         return call
 
     def _find(self, item_id: str | None, output_index: int | None) -> Call | None:
@@ -232,21 +241,13 @@ class OpenAIResponsesAdapter(Adapter):
     def _arguments_delta(self, event: _Event, delta: str) -> None:
         call = self._find(event.item_id, event.output_index)
         if call is not None:
-            self._feed(call, delta)
+            self.feed_arguments(call, delta)
             return
         # An item never announced (a proxy dropped output_item.added): its
         # name comes later, with .done or output_item.done.
         self._saw_call = True
         key = event.item_id or f"#{event.output_index}"
         self._pending.setdefault(key, []).append(delta)
-
-    def _feed(self, call: Call, fragment: str) -> None:
-        rest = self.emit.calls.feed(call, fragment)
-        if rest >= 0:
-            # One call per item: text after its closed value is not a second call.
-            self.emit.parse_error(
-                f"text after the closed arguments of call {call.id} ignored", fragment[rest:][:200]
-            )
 
     def _arguments_done(self, event: _Event) -> None:
         arguments = event.arguments if isinstance(event.arguments, str) else None
@@ -301,7 +302,7 @@ class OpenAIResponsesAdapter(Adapter):
             raw = call.raw()
             if final.startswith(raw):
                 if len(final) > len(raw):
-                    self._feed(call, final[len(raw) :])
+                    self.feed_arguments(call, final[len(raw) :])
             else:
                 self.emit.calls.fail(call, "streamed arguments differ from the arguments in the done event")
                 return
@@ -315,7 +316,7 @@ class OpenAIResponsesAdapter(Adapter):
         for key, parts in self._pending.items():
             call = calls.open(None if key.startswith("#") else key, None, "native")
             if call is not None:
-                calls.feed(call, "".join(parts))
+                self.feed_arguments(call, "".join(parts))
                 calls.fail(call, "arguments for an output item that was never announced (no name)")
         self._pending.clear()
 
