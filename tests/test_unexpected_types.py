@@ -251,8 +251,11 @@ def test_invalid_utf8_with_a_bad_value(mode: str) -> None:
     if mode == "replace":
         assert [type(e) for e in events] == [ParseError, TextDelta]
         assert events[1] == TextDelta("a\ufffd")
-    else:
-        assert [type(e) for e in events] == [ParseError]
+    else:  # only the bad byte is dropped (reported at its stream offset); the rest is read
+        assert [type(e) for e in events] == [ParseError, ParseError, TextDelta]
+        assert isinstance(events[0], ParseError)
+        assert events[0].message == "invalid UTF-8 at stream byte 43 (1 byte); dropped"
+        assert events[2] == TextDelta("a")
 
 
 # -- the path in msgspec's message ---------------------------------------------------------
