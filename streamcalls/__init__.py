@@ -28,11 +28,13 @@ from ._events import (
     ToolCallCompleted,
     ToolCallDelta,
     ToolCallFailed,
+    ToolCallPatch,
     ToolCallStarted,
     Usage,
 )
 from ._limits import Limits
 from ._parser import ParserState, StreamParser
+from ._partial import PartialArguments
 from ._results import ToolResult
 from .codec import Tool, augment_system_prompt, encode_call, encode_result, encode_tools, extract
 
@@ -78,6 +80,7 @@ __all__ = (
     "MalformedStreamError",
     "ParseError",
     "ParserState",
+    "PartialArguments",
     "ProviderError",
     "ReasoningDelta",
     "StreamError",
@@ -92,6 +95,7 @@ __all__ = (
     "ToolCallDelta",
     "ToolCallError",
     "ToolCallFailed",
+    "ToolCallPatch",
     "ToolCallStarted",
     "ToolResult",
     "ToolRun",

@@ -72,6 +72,10 @@ class StreamParser:
         (default ``call_`` + random hex); pass one to get deterministic ids.
     :param limits: bounds on what one stream may make the parser hold.
     :param strict: raise on the first ParseError instead of reporting it.
+    :param partial_arguments: also emit :class:`~streamcalls.ToolCallPatch`
+        events: after each ``ToolCallDelta``, what its text changed in the
+        call's arguments, so that the value so far can be used while the
+        call streams (see :class:`~streamcalls.PartialArguments`).
     :raises UsageError: for an unknown provider name.
     """
 
@@ -88,6 +92,7 @@ class StreamParser:
         id_factory: IdFactory | None = None,
         limits: Limits | None = None,
         strict: bool = False,
+        partial_arguments: bool = False,
     ) -> None:
         if invalid_utf8 not in ("replace", "report"):
             raise UsageError(f"invalid_utf8 must be 'replace' or 'report', not {invalid_utf8!r}")
@@ -96,6 +101,7 @@ class StreamParser:
             id_factory,
             native=native is not False,
             report_invalid_utf8=invalid_utf8 == "report",
+            partial_arguments=partial_arguments,
         )
         detect = DEFAULT_DETECT if detect is None else tuple(detect)
         if detect:
