@@ -334,6 +334,8 @@ class CallAssembler:
         call.parts.append(text)
         if call.started and text:
             self._out.append(ToolCallDelta(call.index, text))
+            if call.patches is not None:
+                call.patches.whole(arguments, text)
         if type(arguments) is not dict:
             self.fail(call, f"arguments must be a JSON object, got {json_kind(arguments)}")
             return

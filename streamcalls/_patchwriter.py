@@ -306,6 +306,15 @@ class PatchWriter:
     def _append(self, text: str) -> None:
         self._out.append(ToolCallPatch(self._index, "append", self._target, text))
 
+    def whole(self, value: Any, text: str) -> None:
+        """A value that arrived whole, emitted as the fragment ``text``: one root ``add`` of an object."""
+        if type(value) is not dict:
+            self.feed(text)  # the call fails; its patches still say what the text says
+            return
+        self._add((), value)
+        self._root_object = True
+        self._state = _DONE
+
     def finish(self, arguments: dict[str, Any]) -> None:
         """The call completed with ``arguments``: make the applied patches equal them.
 
