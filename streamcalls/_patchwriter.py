@@ -50,6 +50,7 @@ _BODY = re.compile(
 _ESCAPE_START = re.compile(
     r"\\(?:u[0-9a-fA-F]{0,3}|u[dD][89abAB][0-9a-fA-F]{2}(?:\\(?:u(?:[dD](?:[c-fC-F][0-9a-fA-F]{0,1})?)?)?)?)?\Z"
 )
+_SPECIAL = re.compile(r'["\x00-\x1f]')  # in a string without escapes: its end, or a character JSON forbids
 _NUMBER_CHARS = re.compile(r"[-+.0-9eE]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z")
 _SPACES = re.compile(r"[ \t\r\n]*")
@@ -111,13 +112,20 @@ class PatchWriter:
     def feed(self, text: str) -> None:
         """Read the next fragment of argument text; emits the patches it makes."""
         if self._state == _STRING and not self._held:
-            # The common case: the middle of a long string value.
-            stop = _BODY.match(text).end()  # type: ignore[union-attr]  # always a match, maybe empty
-            if stop == len(text):
-                if stop:
-                    if "\\" in text:
-                        text = _decode('"' + text + '"')
-                    self._append(text)
+            # The common case: the middle of a long string value, the whole
+            # fragment one append.  With escapes, msgspec both checks and
+            # decodes them; it refuses a fragment where the string ends or an
+            # escape is cut off, which the careful path below then reads.
+            if "\\" in text:
+                try:
+                    value = _decode('"' + text + '"')
+                except msgspec.DecodeError:
+                    pass
+                else:
+                    self._out.append(ToolCallPatch(self._index, "append", self._target, value))
+                    return
+            elif text and _SPECIAL.search(text) is None:
+                self._out.append(ToolCallPatch(self._index, "append", self._target, text))
                 return
         self._read(text)
 

@@ -34,6 +34,8 @@ TINY = [
     ollama_stream(2, 300),
     openai_fence_stream(2, 300),
     text_fence_stream(total_bytes=6000, args_bytes=300, every=2000),
+    openai_stream(1, 400, live=True),
+    anthropic_stream(1, 400, live=True),
 ]
 PAIRS = [(s, c) for s in TINY for c in CONTENDERS if c.applies(s)]
 
@@ -78,6 +80,23 @@ def test_check_catches_a_wrong_answer() -> None:
         check(streamcalls_row, stream, None)
 
 
+def test_live_streams_are_one_long_string_in_40_character_deltas() -> None:
+    stream = openai_stream(1, 10_000, live=True)
+    assert stream.key == "openai-live-1x10KB"
+    arguments = stream.calls[0].arguments
+    assert set(arguments) == {"path", "content"}
+    assert len(json.dumps(arguments, ensure_ascii=False)) >= 10_000
+    payloads = [json.loads(read[6:]) for read in stream.reads if read.startswith(b"data: {")]
+    pieces = [
+        tc["function"]["arguments"]
+        for p in payloads
+        for tc in (p["choices"] or [{}])[0].get("delta", {}).get("tool_calls") or ()
+        if tc["function"].get("arguments")
+    ]
+    assert all(len(piece) == 40 for piece in pieces[:-1])
+    assert json.loads("".join(pieces)) == arguments
+
+
 def test_runner_and_report(tmp_path: Path) -> None:
     streams = [openai_stream(1, 300), anthropic_stream(1, 300)]
     results = measure_group(
@@ -96,6 +115,7 @@ def test_runner_and_report(tmp_path: Path) -> None:
         report.markdown_results(results),
         report.markdown_summary(results),
         report.markdown_scaling(results),
+        report.markdown_live(results),
         report.markdown_targets(report.targets(results, memory)),
         report.markdown_memory(memory),
         report.markdown_legend(),
