@@ -1,6 +1,6 @@
 """The command line: replay a recorded stream and print its events.
 
-streamcalls replay FILE [--provider P] [--chunk N] [--delay S] [--json]
+streamcalls replay FILE [--provider P] [--chunk N] [--delay S] [--json] [--partial]
 streamcalls serve [--host H] [--port N] [--recordings DIR] [--max-chunk N] [--max-delay S] [--seed N]
 streamcalls demo
 
@@ -30,6 +30,7 @@ from ._events import (
     ToolCallCompleted,
     ToolCallDelta,
     ToolCallFailed,
+    ToolCallPatch,
     ToolCallStarted,
 )
 from ._parser import StreamParser
@@ -48,6 +49,8 @@ def describe(event: Event) -> str:
         return f"call #{event.index} started   {event.name} (id {event.id})"
     if isinstance(event, ToolCallDelta):
         return f"call #{event.index} arguments {event.arguments_delta!r}"
+    if isinstance(event, ToolCallPatch):
+        return f"call #{event.index} {event.op:9} {event.pointer or '(root)'} {_short(event.value)}"
     if isinstance(event, ToolCallCompleted):
         call = event.call
         return f"call #{call.index} COMPLETED {call.name}({call.arguments_json})"
@@ -63,6 +66,32 @@ def describe(event: Event) -> str:
     raise AssertionError(event)
 
 
+def _short(value: object, limit: int = 80) -> str:
+    text = msgspec.json.encode(value).decode()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class _GrowingStrings:
+    """``--partial``'s human view: a patch's path and its value so far (a long string's last characters)."""
+
+    TAIL = 60
+
+    def __init__(self) -> None:
+        self._strings: dict[tuple[int, tuple[object, ...]], tuple[int, str]] = {}  # (length, tail)
+
+    def describe(self, patch: ToolCallPatch) -> str:
+        key = (patch.index, patch.path)
+        value = patch.value
+        if patch.op == "add" and type(value) is not str:
+            return describe(patch)
+        length, tail = self._strings.get(key, (0, "")) if patch.op == "append" else (0, "")
+        length += len(value)
+        tail = (tail + value)[-self.TAIL :]
+        self._strings[key] = (length, tail)
+        shown = ("…" if length > len(tail) else "") + _short(tail, self.TAIL + 20)
+        return f"call #{patch.index} {patch.op:9} {patch.pointer or '(root)'} = {shown} ({length} chars)"
+
+
 def _chunks(data: bytes, size: int) -> Iterator[bytes]:
     if size <= 0:
         yield data
@@ -72,10 +101,18 @@ def _chunks(data: bytes, size: int) -> Iterator[bytes]:
 
 
 def replay(
-    data: bytes, *, provider: str, chunk: int, delay: float, as_json: bool, out: TextIO = sys.stdout
+    data: bytes,
+    *,
+    provider: str,
+    chunk: int,
+    delay: float,
+    as_json: bool,
+    partial: bool = False,
+    out: TextIO = sys.stdout,
 ) -> int:
     """Feed ``data`` in chunks and print each event as it comes; returns an exit status."""
-    parser = StreamParser(provider)
+    parser = StreamParser(provider, partial_arguments=partial)
+    strings = _GrowingStrings()
     started = time.perf_counter()
     failed = False
 
@@ -86,7 +123,8 @@ def replay(
             if as_json:
                 out.write(msgspec.json.encode(event).decode() + "\n")
             else:
-                out.write(f"+{time.perf_counter() - started:6.3f}s  {describe(event)}\n")
+                line = strings.describe(event) if type(event) is ToolCallPatch else describe(event)
+                out.write(f"+{time.perf_counter() - started:6.3f}s  {line}\n")
             out.flush()
 
     for piece in _chunks(data, chunk):
@@ -149,6 +187,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--chunk", type=int, default=0, help="feed N bytes at a time (default: whole)")
     play.add_argument("--delay", type=float, default=0.0, help="seconds to wait between chunks")
     play.add_argument("--json", action="store_true", help="print events as JSON lines")
+    play.add_argument(
+        "--partial",
+        action="store_true",
+        help="also print each call's arguments as they stream (partial_arguments=True: ToolCallPatch events)",
+    )
     serve = commands.add_parser("serve", help="run the local replay server of recorded provider streams")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port (default: 8000)")
@@ -165,7 +208,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             return _serve(args)
         data = sys.stdin.buffer.read() if str(args.file) == "-" else args.file.read_bytes()
-        return replay(data, provider=args.provider, chunk=args.chunk, delay=args.delay, as_json=args.json)
+        return replay(
+            data,
+            provider=args.provider,
+            chunk=args.chunk,
+            delay=args.delay,
+            as_json=args.json,
+            partial=args.partial,
+        )
     except BrokenPipeError:  # the reader went away (e.g. piped into head)
         sys.stderr.close()
         return 0

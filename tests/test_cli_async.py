@@ -32,6 +32,16 @@ def test_demo_runs_tools_as_their_calls_complete() -> None:
     assert "result ◀  get_opening_hours: Musée du Louvre is open 09:00-18:00 on Saturday" in lines
     assert 'result ◀  get_weather: {"city":"Paris","temperature":21,"unit":"celsius","sky":"sunny"}' in lines
     assert lines[0].startswith("text      Let me check the weather in Paris")
+    # The long call's content is on screen, piece by piece, before its call completes.
+    started = lines.index("call ▷   write_file(path='saturday_plan.md') content, as it streams:")
+    write_call = next(i for i, line in enumerate(lines) if line.startswith("call ✔   write_file("))
+    pieces = [i for i, line in enumerate(lines) if line.startswith("┊")]
+    assert pieces
+    assert hours_call < started < pieces[0] <= pieces[-1] < write_call
+    screen = out.getvalue()
+    assert "# Saturday in Paris" in screen
+    assert "- [ ] phone charger: the Louvre's map app drains the battery" in screen
+    assert "result ◀  write_file: 2418 characters for saturday_plan.md (not written: a demo)" in lines
 
 
 @contextmanager
