@@ -62,6 +62,23 @@ def served(*options: str) -> Iterator[str]:
         process.wait(timeout=10)
 
 
+def run_readme_example(section: str, end: str, *serve_options: str) -> subprocess.CompletedProcess[str]:
+    """Run the one python block of the README between two headings, as written, against streamcalls serve."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", readme[readme.index(section) : readme.index(end)], re.DOTALL)
+    assert len(blocks) == 1
+    code = blocks[0]
+    assert "http://127.0.0.1:8000" in code
+    with served(*serve_options) as url:
+        return subprocess.run(
+            [sys.executable, "-c", code.replace("http://127.0.0.1:8000", url)],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+
 def test_serve_runs_the_replay_server() -> None:
     with served("--max-delay", "0") as url:
         request = {"model": "parallel_calls", "stream": True, "messages": []}

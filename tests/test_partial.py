@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import streamcalls
+import streamcalls.testing
 from streamcalls import (
     Event,
     Limits,
@@ -183,6 +184,11 @@ def test_an_escape_split_anywhere_is_held_until_complete(escaped: str) -> None:
         # never half a pair, never a piece of an escape
         assert all("\\" not in piece or "\\" in expected for piece in appended)
         assert all(not ("\ud800" <= piece[-1] <= "\udbff") for piece in appended)
+    # In the text: every byte its own feed, so every split of the escape and of raw UTF-8.
+    fence = f'~~~tool_call\n{{"name": "f", "arguments": {{"e": "é{escaped}😀"}}}}\n~~~\n'
+    events = run(bytewise(fence.encode()), "text")
+    check_patches(events)
+    assert folded_patches(events)[0][-1] == ("add", ("e",), "é" + json.loads(f'"{escaped}"') + "😀")
 
 
 def test_duplicate_keys_a_later_add_replaces() -> None:
@@ -730,3 +736,21 @@ def test_partial_arguments_follows_patches_decoded_from_json() -> None:
         if isinstance(event, ToolCallPatch):
             live.apply(msgspec.json.decode(msgspec.json.encode(event), type=ToolCallPatch))
     assert live.value == {"a": "xyz", "b": [1, "q"]}
+
+
+# -- the README's example ------------------------------------------------------------------------------
+
+
+def test_the_live_arguments_example_runs_as_written() -> None:
+    from tests.test_cli_async import run_readme_example
+
+    result = run_readme_example(
+        "## Live arguments", "## Performance", "--max-delay", "0.002", "--max-chunk", "50"
+    )
+    assert result.returncode == 0, result.stderr
+    recording = streamcalls.testing.bundled_recordings()["openai/plan_and_write"].body
+    content = completed(streamcalls.parse(recording))[-1]["content"]
+    assert result.stdout == (
+        "-> get_weather(city, unit)\n-> get_opening_hours(place, day, lang)\n"
+        f"writing saturday_plan.md:\n{content}-> write_file(path, content)\n"
+    )
