@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import report
+from . import live, report
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -103,12 +103,12 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
     loaded = load(streams=1000 if quick else 10_000)
     elapsed = time.perf_counter() - started
 
-    checks = report.targets(results, memory)
+    checks = report.targets(results, memory) + live.targets(results)
     sections = [
         ("Targets", report.markdown_targets(checks)),
         ("Headline (paste into the README)", report.markdown_summary(results)),
         ("Scaling from 10 KB to 100 KB arguments", report.markdown_scaling(results)),
-        ("Live arguments: a partial value after every delta", report.markdown_live(results)),
+        ("Live arguments: a partial value after every delta", live.markdown_live(results)),
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
         ("Endurance and load", _endurance_and_load(long_run, loaded)),
