@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import report
+from . import live, report
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -39,6 +39,9 @@ Group = tuple[str, Callable[[], list[Stream]], Settings]
 
 _NORMAL = Settings()
 _LONG = Settings(budget_s=1.2, max_runs=31)  # the streams the targets name: more runs
+# The live-arguments streams: streamcalls' rows get several runs, the quadratic peers
+# (seconds to a minute per run at 1 MB) one.
+_LIVE = Settings(min_runs=1, min_runs_fast=7, max_runs=15, budget_s=2.0)
 
 
 def groups(quick: bool) -> list[Group]:
@@ -61,6 +64,15 @@ def groups(quick: bool) -> list[Group]:
             "Plain text with fences, 4-byte reads",
             lambda: [text_fence_stream(total_bytes=(64 << 10) if quick else (1 << 20))],
             normal,
+        ),
+        (
+            "Live arguments: one call, a long string in 40-character deltas",
+            lambda: [
+                make(1, size, live=True)
+                for make in (openai_stream, anthropic_stream)
+                for size in ((10_000,) if quick else (10_000, 100_000, 1_000_000))
+            ],
+            normal if quick else _LIVE,
         ),
     ]
 
@@ -94,11 +106,12 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
     validation = measure_validation(rounds=5 if quick else 15)
     elapsed = time.perf_counter() - started
 
-    checks = report.targets(results, memory) + validation_targets(validation)
+    checks = report.targets(results, memory) + validation_targets(validation) + live.targets(results)
     sections = [
         ("Targets", report.markdown_targets(checks)),
         ("Headline (paste into the README)", report.markdown_summary(results)),
         ("Scaling from 10 KB to 100 KB arguments", report.markdown_scaling(results)),
+        ("Live arguments: a partial value after every delta", live.markdown_live(results)),
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
         ("Endurance and load", _endurance_and_load(long_run, loaded)),

@@ -27,7 +27,7 @@ from typing import Any, cast
 import msgspec
 
 import streamcalls
-from streamcalls import ToolCallCompleted
+from streamcalls import PartialArguments, ToolCallCompleted, ToolCallPatch
 from streamcalls._floors import floor
 
 from .streams import Stream, coalesce, fence_ids, sse_events
@@ -72,10 +72,14 @@ def _fence_on_text(stream: Stream) -> tuple[str, ...] | None:
     return ("fence",) if stream.detect else None
 
 
-def _streamcalls(stream: Stream, *, detect: tuple[str, ...] | None, coalesced: bool = False) -> Run:
+def _streamcalls(
+    stream: Stream, *, detect: tuple[str, ...] | None, coalesced: bool = False, partial: bool = False
+) -> Run:
     """streamcalls from bytes; ``detect`` is passed to StreamParser (None: the library's default)."""
     reads = _reads(stream, coalesced)
     options: dict[str, Any] = {} if detect is None else {"detect": detect}
+    if partial:
+        options["partial_arguments"] = True
     try:
         streamcalls.StreamParser(stream.provider, **options)
     except TypeError as exc:  # ``detect`` not accepted yet
@@ -99,6 +103,33 @@ def _streamcalls(stream: Stream, *, detect: tuple[str, ...] | None, coalesced: b
             if type(event) is completed:
                 calls.append(event.call)
         return [(c.id, c.name, c.arguments) for c in calls]
+
+    return run
+
+
+def _streamcalls_live(stream: Stream) -> Run:
+    """streamcalls with ``partial_arguments=True``, each patch applied to its call's PartialArguments."""
+    reads = stream.reads
+    provider = stream.provider
+    completed = ToolCallCompleted
+    patch_type = ToolCallPatch
+
+    def run() -> list[CallTuple]:
+        # The loop of a UI that keeps every call's arguments live; the calls
+        # it returns carry the live value, which the check compares with the truth.
+        parser = streamcalls.StreamParser(provider, partial_arguments=True)
+        live: dict[int, PartialArguments] = {}
+        calls = []
+        for read in [*reads, None]:
+            for event in parser.feed(read) if read is not None else parser.close():
+                if type(event) is patch_type:
+                    target = live.get(event.index)
+                    if target is None:
+                        target = live[event.index] = PartialArguments()
+                    target.apply(event)
+                elif type(event) is completed:
+                    calls.append(event.call)
+        return [(c.id, c.name, live[c.index].value) for c in calls]
 
     return run
 
@@ -190,6 +221,39 @@ def _openai_sdk(stream: Stream, *, end_to_end: bool) -> Run:
         return final(state)
 
     return run_objects
+
+
+def _openai_sdk_parsed(stream: Stream) -> Run:
+    """ChatCompletionStreamState given the call's tool as ``strict``: it keeps ``parsed_arguments``,
+    a jiter partial parse of the arguments so far, up to date on every chunk."""
+    try:
+        from openai._models import construct_type
+        from openai.lib.streaming.chat import ChatCompletionStreamState
+        from openai.types.chat import ChatCompletionChunk
+    except ImportError as exc:
+        raise Unavailable(f"openai not installed ({exc})") from None
+    schema = {"type": "object", "properties": {}, "additionalProperties": True}
+    tools: Any = [
+        {"type": "function", "function": {"name": name, "parameters": schema, "strict": True}}
+        for name in sorted({c.name for c in stream.calls})
+    ]
+    chunks = [
+        cast(ChatCompletionChunk, construct_type(type_=ChatCompletionChunk, value=json.loads(data)))
+        for _, data in sse_events(stream)
+        if data != b"[DONE]"
+    ]
+
+    def run() -> list[CallTuple]:
+        state = ChatCompletionStreamState(input_tools=tools)
+        for chunk in chunks:
+            state.handle_chunk(chunk)
+        message = state.current_completion_snapshot.choices[0].message
+        return [
+            (t.id, t.function.name, cast(dict[str, Any], t.function.parsed_arguments))
+            for t in message.tool_calls or ()
+        ]
+
+    return run
 
 
 # -- anthropic SDK ---------------------------------------------------------------------------
@@ -345,7 +409,7 @@ def _reparse(stream: Stream, *, parser: str) -> Run:
             return from_json(text.encode(), partial_mode=True)
 
     reads = stream.reads
-    openai = stream.wire == "openai"
+    openai = stream.wire.startswith("openai")
 
     def run() -> list[CallTuple]:
         # index -> [id, name, accumulated arguments, latest parse]
@@ -383,6 +447,7 @@ def _reparse(stream: Stream, *, parser: str) -> Run:
 # -- the table of contenders -------------------------------------------------------------
 
 _NATIVE = frozenset({"openai", "anthropic"})
+_LIVE = frozenset({"openai-live", "anthropic-live"})
 _TEXT = frozenset({"openai-fence", "text-fence"})
 _ALL = frozenset({"openai", "anthropic", "ollama", "openai-fence", "text-fence"})
 
@@ -392,8 +457,22 @@ CONTENDERS: tuple[Contender, ...] = (
         "streamcalls",
         "bytes in: one SSE event / NDJSON line per feed(); framing, decoding, assembly, events "
         "(default options; detect=('fence',) on the fenced-text streams)",
-        _ALL,
+        _ALL | _LIVE,
         lambda s: _streamcalls(s, detect=_fence_on_text(s)),
+    ),
+    Contender(
+        "streamcalls-partial",
+        "streamcalls, partial_arguments=True",
+        "as streamcalls, with partial_arguments=True: a ToolCallPatch event after each argument delta",
+        _LIVE,
+        lambda s: _streamcalls(s, detect=None, partial=True),
+    ),
+    Contender(
+        "streamcalls-live",
+        "streamcalls + PartialArguments",
+        "as streamcalls-partial, and each patch applied to its call's PartialArguments (the live value)",
+        _LIVE,
+        _streamcalls_live,
     ),
     Contender(
         "streamcalls-off",
@@ -414,7 +493,7 @@ CONTENDERS: tuple[Contender, ...] = (
         "floor",
         "floor: split + msgspec decode",
         "bytes in: split lines, msgspec.json.decode each payload, nothing else (text: UTF-8 decode)",
-        _ALL,
+        _ALL | _LIVE,
         _floor,
         checked=False,
     ),
@@ -453,10 +532,19 @@ CONTENDERS: tuple[Contender, ...] = (
         max_args_bytes=10_000,  # ~210 µs per chunk at any size: the 10 KB rows show it
     ),
     Contender(
+        "openai-sdk-parsed",
+        "openai SDK parsed_arguments",
+        "objects in: handle_chunk() on pre-built ChatCompletionChunk objects, the tool given as strict, "
+        "so every chunk re-parses the arguments so far into parsed_arguments (jiter partial mode)",
+        frozenset({"openai-live"}),
+        _openai_sdk_parsed,
+    ),
+    Contender(
         "anthropic-sdk",
         "anthropic SDK accumulate_event",
-        "objects in: accumulate_event() on pre-built RawMessageStreamEvent objects",
-        frozenset({"anthropic"}),
+        "objects in: accumulate_event() on pre-built RawMessageStreamEvent objects (each input_json "
+        "delta re-parses the input so far: the snapshot's partial input)",
+        frozenset({"anthropic", "anthropic-live"}),
         lambda s: _anthropic_sdk(s, end_to_end=False),
     ),
     Contender(
@@ -492,11 +580,19 @@ CONTENDERS: tuple[Contender, ...] = (
         max_args_bytes=10_000,  # ~3 minutes per run at 100 KB
     ),
     Contender(
+        "partial-json-parser-live",
+        "re-parse: partial_json_parser",
+        "bytes in: split + msgspec decode, append the fragment, partial_json_parser.loads(all args so far)",
+        _LIVE,
+        lambda s: _reparse(s, parser="partial_json_parser"),
+        max_args_bytes=100_000,  # seconds per run at 100 KB in 40-character deltas; minutes at 1 MB
+    ),
+    Contender(
         "jiter-partial",
         "re-parse: jiter partial_mode",
         "bytes in: split + msgspec decode, append the fragment, "
         "jiter.from_json(all args so far, partial_mode=True)",
-        _NATIVE,
+        _NATIVE | _LIVE,
         lambda s: _reparse(s, parser="jiter"),
     ),
 )

@@ -25,6 +25,11 @@ reproducible byte for byte.  What the streams look like:
   streamed as ``delta.content`` fragments.
 - Plain text, 1 MB: markdown prose (code blocks, ``~~strike~~``, stray
   tildes) with fenced calls every ~64 KB, read 4 bytes at a time.
+- Live arguments (``live=True``, OpenAI and Anthropic): one ``write_file``
+  call whose arguments are a path and one long ``content`` string of code,
+  in fragments of exactly 40 characters: the streams on which partial
+  argument values (``partial_arguments=True``, the SDKs' parsed snapshots,
+  partial-JSON re-parsers) are compared.
 """
 
 from __future__ import annotations
@@ -44,12 +49,14 @@ from streamcalls import ProviderName
 __all__ = (
     "FENCE_CLOSE",
     "FENCE_OPEN",
+    "LIVE_FRAGMENT",
     "Call",
     "Stream",
     "anthropic_stream",
     "coalesce",
     "fence_ids",
     "make_arguments",
+    "make_file_arguments",
     "ollama_stream",
     "openai_fence_stream",
     "openai_stream",
@@ -73,6 +80,8 @@ _WORDS = (
     *("in", "is", "it", "for", "on", "with", "as", "at", "by", "from", "this", "that"),
 )
 _ALNUM = string.ascii_letters + string.digits
+
+LIVE_FRAGMENT = 40  # characters of argument text per delta in the live-arguments streams
 
 
 @dataclass(frozen=True)
@@ -175,6 +184,19 @@ def make_arguments(rng: random.Random, size: int) -> dict[str, Any]:
     return args
 
 
+def make_file_arguments(rng: random.Random, size: int) -> dict[str, Any]:
+    """A ``write_file`` call's arguments: a path and a ``content`` string; about ``size`` characters of JSON."""
+    args: dict[str, Any] = {"path": f"src/{_ident(rng)}/{_ident(rng)}.py", "content": ""}
+    budget = size - len(_dump(args))
+    lines: list[str] = []
+    while budget > 0:
+        line = _code_line(rng)
+        lines.append(line)
+        budget -= len(json.dumps(line, ensure_ascii=False))
+    args["content"] = "\n".join(lines)
+    return args
+
+
 def _dump(args: dict[str, Any]) -> str:
     """The arguments as a model writes them: json.dumps's spacing, raw non-ASCII."""
     return json.dumps(args, ensure_ascii=False)
@@ -201,11 +223,32 @@ def fence_ids() -> Callable[[], str]:
     return lambda: f"call_fence_{next(numbers)}"
 
 
-def _calls(rng: random.Random, n_calls: int, args_bytes: int, id_prefix: str, id_len: int) -> list[Call]:
+def _calls(
+    rng: random.Random, n_calls: int, args_bytes: int, id_prefix: str, id_len: int, *, live: bool = False
+) -> list[Call]:
+    if live:
+        return [
+            Call(_token_id(rng, id_prefix, id_len), "write_file", make_file_arguments(rng, args_bytes))
+            for _ in range(n_calls)
+        ]
     return [
         Call(_token_id(rng, id_prefix, id_len), rng.choice(_TOOL_NAMES), make_arguments(rng, args_bytes))
         for _ in range(n_calls)
     ]
+
+
+def _pieces(rng: random.Random, text: str, live: bool) -> list[str]:
+    """A call's argument text as the deltas that carry it: token-sized, or LIVE_FRAGMENT characters each."""
+    if live:
+        return [text[i : i + LIVE_FRAGMENT] for i in range(0, len(text), LIVE_FRAGMENT)]
+    return split_fragments(rng, text)
+
+
+def _names(wire: str, n_calls: int, args_bytes: int, live: bool) -> tuple[str, str]:
+    """A stream's key and wire: ``openai-4x2KB``, or ``openai-live-1x1MB`` (wire ``openai-live``)."""
+    if live:
+        wire += "-live"
+    return f"{wire}-{n_calls}x{_size_name(args_bytes)}", wire
 
 
 # -- OpenAI Chat -------------------------------------------------------------------------
@@ -252,24 +295,25 @@ class _OpenAIChunks:
         return b"data: " + _encode(obj) + b"\n\n"
 
 
-def openai_stream(n_calls: int, args_bytes: int, seed: int = 1) -> Stream:
+def openai_stream(n_calls: int, args_bytes: int, seed: int = 1, *, live: bool = False) -> Stream:
     """OpenAI Chat Completions: ``n_calls`` parallel calls of ``args_bytes`` each."""
     rng = random.Random(seed)
-    calls = _calls(rng, n_calls, args_bytes, "call_", 24)
+    calls = _calls(rng, n_calls, args_bytes, "call_", 24, live=live)
     out = _OpenAIChunks(rng)
     reads = [out.chunk({"role": "assistant", "content": None, "refusal": None})]
     for index, call in enumerate(calls):
         head = {"index": index, "id": call.id, "type": "function"}
         head["function"] = {"name": call.name, "arguments": ""}
         reads.append(out.chunk({"tool_calls": [head]}))
-        for piece in split_fragments(rng, _dump(call.arguments)):
+        for piece in _pieces(rng, _dump(call.arguments), live):
             reads.append(out.chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
     reads.append(out.chunk({}, "tool_calls"))
     reads.append(out.usage(len(reads)))
     reads.append(b"data: [DONE]\n\n")
+    key, wire = _names("openai", n_calls, args_bytes, live)
     return Stream(
-        f"openai-{n_calls}x{_size_name(args_bytes)}",
-        "openai",
+        key,
+        wire,
         "openai",
         "sse",
         n_calls,
@@ -314,10 +358,10 @@ def _anthropic_event(name: str, obj: dict[str, Any]) -> bytes:
     return b"event: " + name.encode() + b"\ndata: " + _encode(obj) + b"\n\n"
 
 
-def anthropic_stream(n_calls: int, args_bytes: int, seed: int = 1) -> Stream:
+def anthropic_stream(n_calls: int, args_bytes: int, seed: int = 1, *, live: bool = False) -> Stream:
     """Anthropic Messages: a text block, then ``n_calls`` tool_use blocks."""
     rng = random.Random(seed)
-    calls = _calls(rng, n_calls, args_bytes, "toolu_01", 22)
+    calls = _calls(rng, n_calls, args_bytes, "toolu_01", 22, live=live)
     ev = _anthropic_event
     message: dict[str, Any] = {
         "id": _token_id(rng, "msg_01", 22),
@@ -352,7 +396,7 @@ def anthropic_stream(n_calls: int, args_bytes: int, seed: int = 1) -> Stream:
         reads.append(
             ev("content_block_start", {"type": "content_block_start", "index": index, "content_block": block})
         )
-        for piece in ["", *split_fragments(rng, _dump(call.arguments))]:
+        for piece in ["", *_pieces(rng, _dump(call.arguments), live)]:
             delta = {"type": "input_json_delta", "partial_json": piece}
             reads.append(
                 ev("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
@@ -369,9 +413,10 @@ def anthropic_stream(n_calls: int, args_bytes: int, seed: int = 1) -> Stream:
         )
     )
     reads.append(ev("message_stop", {"type": "message_stop"}))
+    key, wire = _names("anthropic", n_calls, args_bytes, live)
     return Stream(
-        f"anthropic-{n_calls}x{_size_name(args_bytes)}",
-        "anthropic",
+        key,
+        wire,
         "anthropic",
         "sse",
         n_calls,
@@ -488,6 +533,8 @@ def text_fence_stream(
 def _size_name(n: int) -> str:
     if n >= 1 << 20 and n % (1 << 20) == 0:
         return f"{n >> 20}MB"
+    if n >= 1_000_000 and n % 1_000_000 == 0:
+        return f"{n // 1_000_000}MB"
     if n >= 1000 and n % 1000 == 0:
         return f"{n // 1000}KB"
     return f"{n}B"

@@ -28,12 +28,14 @@ from ._events import (
     ToolCallCompleted,
     ToolCallDelta,
     ToolCallFailed,
+    ToolCallPatch,
     ToolCallStarted,
     Usage,
 )
 from ._limits import Limits
 from ._names import ProviderName
 from ._parser import ParserState, StreamParser
+from ._partial import PartialArguments
 from ._results import ToolResult
 from .codec import Tool, augment_system_prompt, encode_call, encode_result, encode_tools, extract
 
@@ -79,6 +81,7 @@ __all__ = (
     "MalformedStreamError",
     "ParseError",
     "ParserState",
+    "PartialArguments",
     "ProviderError",
     "ProviderName",
     "ReasoningDelta",
@@ -94,6 +97,7 @@ __all__ = (
     "ToolCallDelta",
     "ToolCallError",
     "ToolCallFailed",
+    "ToolCallPatch",
     "ToolCallStarted",
     "ToolResult",
     "ToolRun",

@@ -29,6 +29,7 @@ from ._events import (
 )
 from ._jsonscan import COMPLETE, SCALAR, TOO_DEEP, JsonScanner
 from ._limits import Limits
+from ._patchwriter import PatchWriter
 
 __all__ = (
     "COMPLETED",
@@ -62,6 +63,7 @@ class Call:
         "joined",
         "name",
         "parts",
+        "patches",
         "scanner",
         "size",
         "source",
@@ -86,6 +88,7 @@ class Call:
         # Arguments an adapter received whole before any fragment (Anthropic
         # sends ``input: {}`` at the block's start); used if no fragment follows.
         self.initial: dict[str, Any] | None = None
+        self.patches: PatchWriter | None = None  # partial_arguments=True: given when the call starts
 
     @property
     def closed_json(self) -> bool:
@@ -119,11 +122,18 @@ class CallAssembler:
         "count",
         "held",
         "native",
+        "partial",
         "sources",
     )
 
     def __init__(
-        self, out: list[Event], limits: Limits, id_factory: IdFactory | None, *, native: bool = True
+        self,
+        out: list[Event],
+        limits: Limits,
+        id_factory: IdFactory | None,
+        *,
+        native: bool = True,
+        partial: bool = False,
     ) -> None:
         self._out = out
         self._limits = limits
@@ -138,6 +148,7 @@ class CallAssembler:
         self.held = 0  # argument characters held by the open calls, for max_buffered_bytes
         self.native = native  # False: native calls are reported as failed, never run
         self.sources: set[str] = set()  # the sources of the calls started so far
+        self.partial = partial  # ToolCallPatch events after each delta (see _patchwriter)
 
     # -- opening and naming ------------------------------------------------
 
@@ -216,9 +227,12 @@ class CallAssembler:
         out = self._out
         out.append(ToolCallStarted(call.index, call.id, call.name))
         index = call.index
+        patches = call.patches = PatchWriter(out, index) if self.partial else None
         for part in call.parts:  # fragments that came before the name
             if part:
                 out.append(ToolCallDelta(index, part))
+                if patches is not None:
+                    patches.feed(part)
 
     # -- arguments -----------------------------------------------------------
 
@@ -250,6 +264,8 @@ class CallAssembler:
         parts.append(fragment)
         if call.started:
             self._out.append(ToolCallDelta(call.index, fragment))
+            if call.patches is not None:
+                call.patches.feed(fragment)
             # Only emitted fragments are joined: _start replays the others as deltas.
             if len(parts) >= call.joined + JOIN_EVERY:
                 call.join_tail()
@@ -318,6 +334,8 @@ class CallAssembler:
         call.parts.append(text)
         if call.started and text:
             self._out.append(ToolCallDelta(call.index, text))
+            if call.patches is not None:
+                call.patches.whole(arguments, text)
         if type(arguments) is not dict:
             self.fail(call, f"arguments must be a JSON object, got {json_kind(arguments)}")
             return
@@ -393,4 +411,6 @@ class CallAssembler:
         self._open.remove(call)
         self.held -= call.size
         self.completed += 1
+        if call.patches is not None:
+            call.patches.finish(arguments)
         self._out.append(ToolCallCompleted(ToolCall(call.id, call.name, arguments, call.index, call.source)))

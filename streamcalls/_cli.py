@@ -1,6 +1,6 @@
 """The command line: replay a recorded stream, measure the parser on recordings, serve them, run the demo.
 
-streamcalls replay FILE [--provider P] [--detect NAMES] [--chunk N] [--delay S] [--json]
+streamcalls replay FILE [--provider P] [--detect NAMES] [--chunk N] [--delay S] [--json] [--partial]
 streamcalls bench FILE... [--provider P] [--detect NAMES] [--chunk N] [--json]
 streamcalls serve [--host H] [--port N] [--recordings DIR] [--max-chunk N] [--max-delay S] [--seed N]
 streamcalls demo
@@ -36,6 +36,7 @@ from ._events import (
     ToolCallCompleted,
     ToolCallDelta,
     ToolCallFailed,
+    ToolCallPatch,
     ToolCallStarted,
 )
 from ._names import ProviderName
@@ -162,6 +163,8 @@ def describe(event: Event) -> str:
         return f"call #{event.index} started   {event.name} (id {event.id})"
     if isinstance(event, ToolCallDelta):
         return f"call #{event.index} arguments {event.arguments_delta!r}"
+    if isinstance(event, ToolCallPatch):
+        return f"call #{event.index} {event.op:9} {event.pointer or '(root)'} {_short(event.value)}"
     if isinstance(event, ToolCallCompleted):
         call = event.call
         return f"call #{call.index} COMPLETED {call.name}({call.arguments_json})"
@@ -175,6 +178,32 @@ def describe(event: Event) -> str:
     if isinstance(event, ParseError):
         return f"PARSE ERROR {event.message}"
     raise AssertionError(event)
+
+
+def _short(value: object, limit: int = 80) -> str:
+    text = msgspec.json.encode(value).decode()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class _GrowingStrings:
+    """``--partial``'s human view: a patch's path and its value so far (a long string's last characters)."""
+
+    TAIL = 60
+
+    def __init__(self) -> None:
+        self._strings: dict[tuple[int, tuple[object, ...]], tuple[int, str]] = {}  # (length, tail)
+
+    def describe(self, patch: ToolCallPatch) -> str:
+        key = (patch.index, patch.path)
+        value = patch.value
+        if patch.op == "add" and type(value) is not str:
+            return describe(patch)
+        length, tail = self._strings.get(key, (0, "")) if patch.op == "append" else (0, "")
+        length += len(value)
+        tail = (tail + value)[-self.TAIL :]
+        self._strings[key] = (length, tail)
+        shown = ("…" if length > len(tail) else "") + _short(tail, self.TAIL + 20)
+        return f"call #{patch.index} {patch.op:9} {patch.pointer or '(root)'} = {shown} ({length} chars)"
 
 
 def _chunks(data: bytes, size: int) -> Iterator[bytes]:
@@ -193,11 +222,13 @@ def replay(
     delay: float,
     as_json: bool,
     detect: Sequence[str] | None = None,
+    partial: bool = False,
     out: TextIO | None = None,
 ) -> int:
     """Feed ``data`` in chunks (``chunk <= 0``: whole) and print each event as it comes; returns an exit status."""
     out = out or sys.stdout
-    parser = StreamParser(provider, detect=detect)
+    parser = StreamParser(provider, detect=detect, partial_arguments=partial)
+    strings = _GrowingStrings()
     started = time.perf_counter()
     failed = False
 
@@ -208,7 +239,8 @@ def replay(
             if as_json:
                 out.write(msgspec.json.encode(event).decode() + "\n")
             else:
-                out.write(f"+{time.perf_counter() - started:6.3f}s  {describe(event)}\n")
+                line = strings.describe(event) if type(event) is ToolCallPatch else describe(event)
+                out.write(f"+{time.perf_counter() - started:6.3f}s  {line}\n")
             out.flush()
 
     for piece in _chunks(data, chunk):
@@ -228,6 +260,11 @@ def _add_replay(commands: Commands) -> None:
     command.add_argument(
         "--delay", type=_seconds, default=0.0, metavar="S", help="seconds to wait between chunks"
     )
+    command.add_argument(
+        "--partial",
+        action="store_true",
+        help="also print each call's arguments as they stream (partial_arguments=True: ToolCallPatch events)",
+    )
     command.set_defaults(run=_run_replay)
 
 
@@ -240,6 +277,7 @@ def _run_replay(args: argparse.Namespace) -> int:
         delay=args.delay,
         as_json=args.json,
         detect=args.detect,
+        partial=args.partial,
     )
 
 

@@ -4,7 +4,9 @@ It starts the replay server on a local port, posts an OpenAI-style request
 with httpx, streams the bundled multi-call recording through
 ``from_httpx`` and ``run_tools``, and prints a live timeline: text as it
 streams, each call as it completes, each tool as it starts, each result.
-Needs the ``demo`` extra (hypercorn, httpx, rich).
+The last call, a ``write_file`` with a few KB of ``content``, is shown as it
+streams (``partial_arguments=True``, through :class:`PartialArguments`)
+while the first two tools run.  Needs the ``demo`` extra (hypercorn, httpx, rich).
 """
 
 from __future__ import annotations
@@ -19,8 +21,17 @@ import httpx
 from rich.console import Console
 from rich.markup import escape
 
-from ._events import ProviderError, StreamFinished, TextDelta, ToolCallCompleted, ToolCallFailed
+from ._events import (
+    ProviderError,
+    StreamFinished,
+    TextDelta,
+    ToolCallCompleted,
+    ToolCallFailed,
+    ToolCallPatch,
+    ToolCallStarted,
+)
 from ._httpx import from_httpx
+from ._partial import PartialArguments
 from ._replay import ReplayApp, bundled_recordings
 from ._results import ToolResult
 from ._serve import serve
@@ -28,7 +39,9 @@ from ._tools import run_tools
 
 __all__ = ("run_demo",)
 
-MODEL = "plan_day"  # streamcalls/demo_streams/openai_plan_day.sse
+MODEL = "plan_and_write"  # streamcalls/demo_streams/openai_plan_and_write.sse
+LIVE_TOOLS = frozenset({"write_file"})  # calls whose content is shown as it streams
+_GUTTER = " " * 13 + "┊" + " " * 6  # under the timeline's "+ 1.234s     ┊      " prefix
 
 
 class Timeline:
@@ -37,22 +50,51 @@ class Timeline:
     def __init__(self, console: Console) -> None:
         self.console = console
         self.start = time.perf_counter()
-        self.in_text = False
+        self.inline = ""  # the label of the text being printed inline, if any
 
     def offset(self) -> str:
         return f"[dim]+{time.perf_counter() - self.start:6.3f}s[/dim]"
 
     def line(self, label: str, text: str) -> None:
-        if self.in_text:
+        if self.inline:
             self.console.print()
-            self.in_text = False
+            self.inline = ""
         self.console.print(f"{self.offset()}  {label}  {text}", highlight=False)
 
-    def text(self, piece: str) -> None:
-        if not self.in_text:
-            self.console.print(f"{self.offset()}  [bold]text    [/bold]  ", end="")
-            self.in_text = True
-        self.console.print(escape(piece), end="", highlight=False)
+    def text(self, piece: str, label: str = "[bold]text    [/bold]", style: str = "") -> None:
+        """Print ``piece`` inline, after one timeline prefix per run of the same label."""
+        if self.inline != label:
+            if self.inline:
+                self.console.print()
+            self.console.print(f"{self.offset()}  {label}  ", end="")
+            self.inline = label
+        self.console.print(escape(piece), end="", style=style, highlight=False)
+
+
+class LiveContent:
+    """A call's ``content`` argument on screen as it streams: patches -> PartialArguments -> the new text."""
+
+    def __init__(self, timeline: Timeline, name: str) -> None:
+        self.timeline = timeline
+        self.name = name
+        self.arguments = PartialArguments()
+        self.shown = 0  # characters of content printed so far
+
+    def apply(self, patch: ToolCallPatch) -> None:
+        self.arguments.apply(patch)
+        if patch.path != ("content",):
+            return
+        value = self.arguments.value  # a few KB: reading it whole at each patch is cheap here
+        content = value.get("content", "") if isinstance(value, dict) else ""
+        if len(content) > self.shown:
+            if not self.shown:
+                path = value.get("path", "?")
+                self.timeline.line(
+                    "[blue]call ▷[/blue] ", escape(f"{self.name}(path={path!r}) content, as it streams:")
+                )
+            piece = content[self.shown :].replace("\n", "\n" + _GUTTER)  # each line under the gutter
+            self.timeline.text(piece, "[blue]   ┊    [/blue]", style="blue")
+            self.shown = len(content)
 
 
 async def run_demo(console: Console | None = None, *, fast: bool = False) -> int:
@@ -77,17 +119,25 @@ async def run_demo(console: Console | None = None, *, fast: bool = False) -> int
         time.sleep(0.3 * scale)
         return f"{place} is open 09:00-18:00 on {day}"
 
+    async def write_file(path: str, content: str) -> str:
+        """The long call: nothing is written, the demo only counts."""
+        await anyio.sleep(0.1 * scale)
+        return f"{len(content)} characters for {path} (not written: a demo)"
+
     tools: dict[str, Callable[..., Any]] = {
         "get_weather": get_weather,
         "get_opening_hours": get_opening_hours,
+        "write_file": write_file,
     }
-    app = ReplayApp(bundled_recordings(), max_chunk=96, max_delay=0.04 * scale)
+    live: dict[int, LiveContent] = {}
+    app = ReplayApp(bundled_recordings(), max_chunk=192, max_delay=0.03 * scale)
     status = 0
     async with serve(app) as url:
         endpoint = f"{url}/v1/chat/completions"
         console.print(f"[bold]streamcalls demo[/bold]: a replay server at {url} streams a recorded reply")
         console.print(
-            f"POST {endpoint}  model={MODEL!r}, stream=true; two tools run as their calls complete\n"
+            f"POST {endpoint}  model={MODEL!r}, stream=true; three tools run as their calls complete,\n"
+            "and the long one's content shows as it streams\n"
         )
         request = {
             "model": MODEL,
@@ -98,14 +148,22 @@ async def run_demo(console: Console | None = None, *, fast: bool = False) -> int
         async with (
             httpx.AsyncClient(timeout=30) as client,
             client.stream("POST", endpoint, json=request) as response,
-            run_tools(from_httpx(response), tools=tools) as run,
+            run_tools(from_httpx(response, partial_arguments=True), tools=tools) as run,
         ):
             async for item in run:
                 if isinstance(item, TextDelta):
                     timeline.text(item.text)
+                elif isinstance(item, ToolCallStarted) and item.name in LIVE_TOOLS:
+                    live[item.index] = LiveContent(timeline, item.name)
+                elif isinstance(item, ToolCallPatch):
+                    if item.index in live:
+                        live[item.index].apply(item)
                 elif isinstance(item, ToolCallCompleted):
                     call = item.call
-                    timeline.line("[cyan]call ✔[/cyan] ", escape(f"{call.name}({call.arguments_json})"))
+                    shown = call.arguments_json
+                    if call.index in live:
+                        shown = f"path={call.arguments.get('path')!r}, content=<{len(call.arguments.get('content', ''))} characters>"
+                    timeline.line("[cyan]call ✔[/cyan] ", escape(f"{call.name}({shown})"))
                 elif isinstance(item, ToolResult):
                     colour = "red" if item.is_error else "green"
                     timeline.line(f"[{colour}]result ◀[/{colour}]", escape(f"{item.name}: {item.content}"))

@@ -49,11 +49,12 @@ class Emitter:
         *,
         native: bool = True,
         report_invalid_utf8: bool = False,
+        partial_arguments: bool = False,
     ) -> None:
         out: list[Event] = []
         self.out = out
         self.limits = limits
-        self.calls = CallAssembler(out, limits, id_factory, native=native)
+        self.calls = CallAssembler(out, limits, id_factory, native=native, partial=partial_arguments)
         self.finished = False
         self.errored = False
         self.report_invalid_utf8 = report_invalid_utf8

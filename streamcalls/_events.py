@@ -8,7 +8,7 @@ builds events; treat them as values and do not subclass them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -23,9 +23,13 @@ __all__ = (
     "ToolCallCompleted",
     "ToolCallDelta",
     "ToolCallFailed",
+    "ToolCallPatch",
     "ToolCallStarted",
     "Usage",
 )
+
+PathSegment = str | int
+"""One step of a :class:`ToolCallPatch` path: an object member's name or an array index."""
 
 _encode = msgspec.json.encode
 
@@ -91,6 +95,36 @@ class ToolCallDelta(msgspec.Struct, frozen=True, tag="tool_call_delta", tag_fiel
     arguments_delta: str
 
 
+class ToolCallPatch(msgspec.Struct, frozen=True, tag="tool_call_patch", tag_field="type"):
+    """A change to a call's arguments as they stream (``partial_arguments=True``).
+
+    Applied in order (:class:`~streamcalls.PartialArguments` does it), a
+    call's patches give the value of the argument text received so far.
+    ``op`` is ``"add"`` (RFC 6902: ``path == ()`` sets the root, a ``str``
+    last segment sets an object member -- a later duplicate key replaces
+    it -- and an ``int`` one appends an array element at that index, the
+    array's current length) or ``"append"`` (``value``, a non-empty ``str``,
+    is added to the end of the string at ``path``).  An added ``value`` is
+    ``{}``, ``[]`` or ``""`` for a container or string that begins, the
+    final value of a number, ``true``, ``false`` or ``null``, or -- for a
+    call that arrives whole, or whose decoded arguments are not the value
+    streamed (empty, or a JSON string holding the object) -- the whole value.
+    """
+
+    index: int
+    op: Literal["add", "append"]
+    path: tuple[PathSegment, ...]
+    value: Any
+
+    @property
+    def pointer(self) -> str:
+        """``path`` as an RFC 6901 JSON Pointer: ``("a/b", 0)`` is ``"/a~1b/0"``, ``()`` is ``""``."""
+        return "".join(
+            "/" + (segment.replace("~", "~0").replace("/", "~1") if type(segment) is str else str(segment))
+            for segment in self.path
+        )
+
+
 class ToolCallCompleted(msgspec.Struct, frozen=True, tag="tool_call_completed", tag_field="type"):
     """A call is complete: its arguments closed and decoded to an object."""
 
@@ -142,6 +176,7 @@ Event = (
     | ReasoningDelta
     | ToolCallStarted
     | ToolCallDelta
+    | ToolCallPatch
     | ToolCallCompleted
     | ToolCallFailed
     | StreamFinished

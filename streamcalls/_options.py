@@ -28,6 +28,7 @@ def check_parser_options(
     id_factory: object,
     limits: object,
     strict: object,
+    partial_arguments: object = False,
 ) -> Limits:
     """Check :class:`~streamcalls.StreamParser`'s options; returns the limits to use."""
     if native is not None and type(native) is not bool:
@@ -42,6 +43,8 @@ def check_parser_options(
         raise UsageError(f"id_factory must be a function returning a str id, not {id_factory!r}")
     if type(strict) is not bool:
         raise UsageError(f"strict must be True or False, not {strict!r}")
+    if type(partial_arguments) is not bool:
+        raise UsageError(f"partial_arguments must be True or False, not {partial_arguments!r}")
     if limits is None:
         return DEFAULT_LIMITS
     if not isinstance(limits, Limits):

@@ -79,6 +79,10 @@ class StreamParser:
         (default ``call_`` + random hex); pass one to get deterministic ids.
     :param limits: bounds on what one stream may make the parser hold.
     :param strict: raise on the first ParseError instead of reporting it.
+    :param partial_arguments: also emit :class:`~streamcalls.ToolCallPatch`
+        events: after each ``ToolCallDelta``, what its text changed in the
+        call's arguments, so that the value so far can be used while the
+        call streams (see :class:`~streamcalls.PartialArguments`).
     :raises UsageError: for an unknown provider name, or an option's value
         that it cannot take (an unknown detector, ``native="yes"``, ...).
     """
@@ -96,6 +100,7 @@ class StreamParser:
         id_factory: IdFactory | None = None,
         limits: Limits | None = None,
         strict: bool = False,
+        partial_arguments: bool = False,
     ) -> None:
         limits = check_parser_options(
             native=native,
@@ -105,12 +110,14 @@ class StreamParser:
             id_factory=id_factory,
             limits=limits,
             strict=strict,
+            partial_arguments=partial_arguments,
         )
         emit = Emitter(
             limits,
             id_factory,
             native=native is not False,
             report_invalid_utf8=invalid_utf8 == "report",
+            partial_arguments=partial_arguments,
         )
         detect = DEFAULT_DETECT if detect is None else tuple(detect)
         if detect:

@@ -11,7 +11,10 @@ An input is three header bytes and a stream:
 must give, however hostile: no exception from ``feed``/``close``, the call
 event protocol (see ``support.check_protocol``), an idempotent ``close``,
 ``feed`` after ``close`` raising ``UsageError``, and the same events (up to
-how deltas are split) as feeding the stream whole.  ``fuzz/run.py`` drives it
+how deltas are split) as feeding the stream whole.  The chunked run also has
+``partial_arguments=True``: its patches follow the rules
+(``partial_rules.check_patches``), and without them its events are the whole
+run's, which has no patches.  ``fuzz/run.py`` drives it
 with atheris; ``tests/test_fuzz.py`` with hypothesis and the regression inputs.
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import streamcalls
 from streamcalls import Limits, StreamParser, UsageError
+from tests.partial_rules import check_patches, without_patches
 from tests.support import DATA, check_protocol, corpus, counter_ids, normalize
 
 PROVIDERS = (
@@ -78,10 +82,11 @@ def fuzz_one(data: bytes) -> None:
     stream = data[3:]
     invalid_utf8 = "report" if data[1] & 0x40 else "replace"
     options = {"detect": detect, "native": native, "limits": limits, "invalid_utf8": invalid_utf8}
-    chunked = run(stream, chunk, provider, **options)
+    chunked = run(stream, chunk, provider, partial_arguments=True, **options)
     check_protocol(chunked)
+    check_patches(chunked, sparse=True)
     whole = run(stream, max(1, len(stream)), provider, **options)
-    assert normalize(chunked) == normalize(whole), "chunking changed the events"
+    assert normalize(without_patches(chunked)) == normalize(whole), "chunking changed the events"
 
 
 def seeds() -> list[bytes]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import report
+from benchmarks import live, report
 from benchmarks.contenders import CONTENDERS, Contender, Unavailable
 from benchmarks.memory import idle_parsers
 from benchmarks.profile import layers
@@ -34,6 +34,8 @@ TINY = [
     ollama_stream(2, 300),
     openai_fence_stream(2, 300),
     text_fence_stream(total_bytes=6000, args_bytes=300, every=2000),
+    openai_stream(1, 400, live=True),
+    anthropic_stream(1, 400, live=True),
 ]
 PAIRS = [(s, c) for s in TINY for c in CONTENDERS if c.applies(s)]
 
@@ -78,6 +80,23 @@ def test_check_catches_a_wrong_answer() -> None:
         check(streamcalls_row, stream, None)
 
 
+def test_live_streams_are_one_long_string_in_40_character_deltas() -> None:
+    stream = openai_stream(1, 10_000, live=True)
+    assert stream.key == "openai-live-1x10KB"
+    arguments = stream.calls[0].arguments
+    assert set(arguments) == {"path", "content"}
+    assert len(json.dumps(arguments, ensure_ascii=False)) >= 10_000
+    payloads = [json.loads(read[6:]) for read in stream.reads if read.startswith(b"data: {")]
+    pieces = [
+        tc["function"]["arguments"]
+        for p in payloads
+        for tc in (p["choices"] or [{}])[0].get("delta", {}).get("tool_calls") or ()
+        if tc["function"].get("arguments")
+    ]
+    assert all(len(piece) == 40 for piece in pieces[:-1])
+    assert json.loads("".join(pieces)) == arguments
+
+
 def test_runner_and_report(tmp_path: Path) -> None:
     streams = [openai_stream(1, 300), anthropic_stream(1, 300)]
     results = measure_group(
@@ -96,6 +115,7 @@ def test_runner_and_report(tmp_path: Path) -> None:
         report.markdown_results(results),
         report.markdown_summary(results),
         report.markdown_scaling(results),
+        live.markdown_live(results),
         report.markdown_targets(report.targets(results, memory)),
         report.markdown_memory(memory),
         report.markdown_legend(),
@@ -104,3 +124,42 @@ def test_runner_and_report(tmp_path: Path) -> None:
         assert text.startswith("|")
     report.write_json(tmp_path / "r.json", {"results": [r.as_dict() for r in results]})
     assert json.loads((tmp_path / "r.json").read_text())["results"]
+
+
+def test_live_table_and_targets_from_results() -> None:
+    from benchmarks.runner import Result
+
+    times = {  # seconds per stream: the targets' ratios, made up
+        ("streamcalls", "100KB"): 0.010,
+        ("streamcalls-partial", "100KB"): 0.012,
+        ("streamcalls-live", "100KB"): 0.013,
+        ("jiter-partial", "100KB"): 0.13,
+        ("partial-json-parser-live", "100KB"): 20.0,
+        ("streamcalls", "1MB"): 0.10,
+        ("streamcalls-partial", "1MB"): 0.12,
+        ("streamcalls-live", "1MB"): 0.13,
+        ("jiter-partial", "1MB"): 26.0,
+        ("anthropic-sdk", "1MB"): 13.0,
+    }
+    results = []
+    for wire in live.LIVE_WIRES:
+        for (key, size), seconds in times.items():
+            if key == "anthropic-sdk" and wire != "anthropic-live":
+                continue
+            r = Result(f"{wire}-1x{size}", wire, 1, 0, key, key, "", "streamcalls", 1000, 1000)
+            r.runs = [seconds]
+            results.append(r)
+    table = live.markdown_live(results)
+    assert "| openai-live-1x1MB | jiter-partial | 1 | 26,000 | 26,000 | 260× | 200× |" in table
+    got = {t.name: (t.measured, t.met) for t in live.targets(results)}
+    assert got["live arguments cost, openai-live-1x1MB"] == (
+        "1.20× (1.30× with PartialArguments applied)",
+        True,
+    )
+    assert got["live arguments linear, anthropic-live"] == ("10.0×", True)
+    assert got["live arguments vs anthropic SDK input_json snapshot, anthropic-live-1x1MB"] == ("100×", True)
+    assert got["live arguments vs partial_json_parser per delta, openai-live-1x100KB"] == ("1538×", True)
+    assert got["live arguments vs jiter partial_mode per delta, openai-live"] == (
+        "10.0× at 100 KB, 200× at 1 MB",
+        True,
+    )

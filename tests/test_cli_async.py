@@ -37,6 +37,16 @@ def test_demo_runs_tools_as_their_calls_complete() -> None:
     assert "result ◀  get_opening_hours: Musée du Louvre is open 09:00-18:00 on Saturday" in lines
     assert 'result ◀  get_weather: {"city":"Paris","temperature":21,"unit":"celsius","sky":"sunny"}' in lines
     assert lines[0].startswith("text      Let me check the weather in Paris")
+    # The long call's content is on screen, piece by piece, before its call completes.
+    started = lines.index("call ▷   write_file(path='saturday_plan.md') content, as it streams:")
+    write_call = next(i for i, line in enumerate(lines) if line.startswith("call ✔   write_file("))
+    pieces = [i for i, line in enumerate(lines) if line.startswith("┊")]
+    assert pieces
+    assert hours_call < started < pieces[0] <= pieces[-1] < write_call
+    screen = out.getvalue()
+    assert "# Saturday in Paris" in screen
+    assert "- [ ] phone charger: the Louvre's map app drains the battery" in screen
+    assert "result ◀  write_file: 2418 characters for saturday_plan.md (not written: a demo)" in lines
 
 
 @contextmanager
@@ -55,6 +65,23 @@ def served(*options: str) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def run_readme_example(section: str, end: str, *serve_options: str) -> subprocess.CompletedProcess[str]:
+    """Run the one python block of the README between two headings, as written, against streamcalls serve."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", readme[readme.index(section) : readme.index(end)], re.DOTALL)
+    assert len(blocks) == 1
+    code = blocks[0]
+    assert "http://127.0.0.1:8000" in code
+    with served(*serve_options) as url:
+        return subprocess.run(
+            [sys.executable, "-c", code.replace("http://127.0.0.1:8000", url)],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
 
 
 def test_serve_runs_the_replay_server() -> None:

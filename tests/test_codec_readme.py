@@ -3,32 +3,15 @@
 from __future__ import annotations
 
 import json
-import re
-import subprocess
-import sys
-from pathlib import Path
 
 import streamcalls
-from tests.test_cli_async import ANSWER, served
+from tests.test_cli_async import ANSWER, run_readme_example
 
 TEXT = "Let me check the weather in Paris and the Louvre's opening hours for Saturday."
 
 
 def test_the_closing_the_loop_example_runs_as_written() -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    section = readme[readme.index("## Closing the loop") : readme.index("### The codec")]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-    assert len(blocks) == 1
-    code = blocks[0]
-    assert "http://127.0.0.1:8000" in code
-    with served("--max-delay", "0.002") as url:
-        result = subprocess.run(
-            [sys.executable, "-c", code.replace("http://127.0.0.1:8000", url)],
-            check=False,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+    result = run_readme_example("## Closing the loop", "### The codec", "--max-delay", "0.002")
     assert result.returncode == 0, result.stderr
     *lines, answer = result.stdout.splitlines()
     assert answer == ANSWER  # the server's next turn: the history was accepted

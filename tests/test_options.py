@@ -78,6 +78,8 @@ def test_limits_decoded_from_json_are_checked_too() -> None:
         ("limits", {"max_calls": 3}, "limits must be a streamcalls.Limits"),
         ("strict", "no", "strict"),
         ("strict", None, "strict"),
+        ("partial_arguments", "yes", "partial_arguments"),
+        ("partial_arguments", 1, "partial_arguments"),
     ],
 )
 def test_parser_option_values_are_checked(option: str, value: object, named: str) -> None:
