@@ -1,18 +1,20 @@
-"""``make demo`` / ``streamcalls demo``: tools that start while the model is still talking.
+"""``make demo`` / ``streamcalls demo``: a whole agent loop, with tools that start while the model is still talking.
 
-It starts the replay server on a local port, posts an OpenAI-style request
-with httpx, streams the bundled multi-call recording through
-``from_httpx`` and ``run_tools``, and prints a live timeline: text as it
-streams, each call as it completes, each tool as it starts, each result.
-The last call, a ``write_file`` with a few KB of ``content``, is shown as it
-streams (``partial_arguments=True``, through :class:`PartialArguments`)
-while the first two tools run.  Needs the ``demo`` extra (hypercorn, httpx, rich).
+It starts the replay server on a local port and runs the loop a user writes:
+an OpenAI-style request with the tools (typed functions, their schemas from
+the annotations), the bundled multi-call recording streamed through
+``from_httpx`` and ``run_tools``, then ``run.messages(...)`` sent back for
+the model's final answer.  It prints a live timeline: text as it streams,
+each call as it completes, each tool as it starts, each result.  The last
+call, a ``write_file`` with a few KB of ``content``, is shown as it streams
+(``partial_arguments=True``, through :class:`PartialArguments`) while the
+first two tools run.  Needs the ``demo`` extra (hypercorn, httpx, rich).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 import anyio
@@ -35,7 +37,8 @@ from ._partial import PartialArguments
 from ._replay import ReplayApp, bundled_recordings
 from ._results import ToolResult
 from ._serve import serve
-from ._tools import run_tools
+from ._tools import ToolRun, run_tools
+from .codec import encode_tools
 
 __all__ = ("run_demo",)
 
@@ -124,12 +127,7 @@ async def run_demo(console: Console | None = None, *, fast: bool = False) -> int
         await anyio.sleep(0.1 * scale)
         return f"{len(content)} characters for {path} (not written: a demo)"
 
-    tools: dict[str, Callable[..., Any]] = {
-        "get_weather": get_weather,
-        "get_opening_hours": get_opening_hours,
-        "write_file": write_file,
-    }
-    live: dict[int, LiveContent] = {}
+    tools = [get_weather, get_opening_hours, write_file]  # schemas from the annotations and docstrings
     app = ReplayApp(bundled_recordings(), max_chunk=192, max_delay=0.03 * scale)
     status = 0
     async with serve(app) as url:
@@ -137,40 +135,61 @@ async def run_demo(console: Console | None = None, *, fast: bool = False) -> int
         console.print(f"[bold]streamcalls demo[/bold]: a replay server at {url} streams a recorded reply")
         console.print(
             f"POST {endpoint}  model={MODEL!r}, stream=true; three tools run as their calls complete,\n"
-            "and the long one's content shows as it streams\n"
+            "the long one's content shows as it streams, and the results go back for the final answer\n"
         )
-        request = {
-            "model": MODEL,
-            "stream": True,
-            "messages": [{"role": "user", "content": "Plan my Saturday"}],
-        }
+        messages: list[Mapping[str, object]] = [{"role": "user", "content": "Plan my Saturday"}]
         timeline.start = time.perf_counter()
-        async with (
-            httpx.AsyncClient(timeout=30) as client,
-            client.stream("POST", endpoint, json=request) as response,
-            run_tools(from_httpx(response, partial_arguments=True), tools=tools) as run,
-        ):
-            async for item in run:
-                if isinstance(item, TextDelta):
-                    timeline.text(item.text)
-                elif isinstance(item, ToolCallStarted) and item.name in LIVE_TOOLS:
-                    live[item.index] = LiveContent(timeline, item.name)
-                elif isinstance(item, ToolCallPatch):
-                    if item.index in live:
-                        live[item.index].apply(item)
-                elif isinstance(item, ToolCallCompleted):
-                    call = item.call
-                    shown = call.arguments_json
-                    if call.index in live:
-                        shown = f"path={call.arguments.get('path')!r}, content=<{len(call.arguments.get('content', ''))} characters>"
-                    timeline.line("[cyan]call ✔[/cyan] ", escape(f"{call.name}({shown})"))
-                elif isinstance(item, ToolResult):
-                    colour = "red" if item.is_error else "green"
-                    timeline.line(f"[{colour}]result ◀[/{colour}]", escape(f"{item.name}: {item.content}"))
-                elif isinstance(item, StreamFinished):
-                    timeline.line("[magenta]stream ■[/magenta]", f"finished: {item.reason}")
-                elif isinstance(item, (ProviderError, ToolCallFailed)):
-                    timeline.line("[red]error[/red]   ", escape(str(item)))
-                    status = 1
-    console.print("\nEach tool started the moment its call's arguments closed, while the reply went on.")
+        async with httpx.AsyncClient(timeout=30) as client:
+            for turn in range(1, 5):  # a real loop ends when the model answers without calls
+                request = {
+                    "model": MODEL,
+                    "stream": True,
+                    "messages": messages,
+                    "tools": encode_tools(tools, "openai"),
+                }
+                if turn > 1:
+                    timeline.line(
+                        "[bold]request[/bold] ", f"POST again with the {len(messages)} messages so far"
+                    )
+                async with (
+                    client.stream("POST", endpoint, json=request) as response,
+                    run_tools(from_httpx(response, partial_arguments=True), tools, timeout=30) as run,
+                ):
+                    status |= await _show(run, timeline)
+                messages += run.messages("openai")
+                if not run.calls:
+                    break
+    console.print(
+        "\nEach tool started the moment its call's arguments closed, while the reply went on;"
+        "\nrun.messages() wrote the turn back, and the model's answer used the results."
+    )
+    return status
+
+
+async def _show(run: ToolRun, timeline: Timeline) -> int:
+    """Print one turn's events and results as they come; 1 if something failed."""
+    status = 0
+    live: dict[int, LiveContent] = {}
+    async for item in run:
+        if isinstance(item, TextDelta):
+            timeline.text(item.text)
+        elif isinstance(item, ToolCallStarted) and item.name in LIVE_TOOLS:
+            live[item.index] = LiveContent(timeline, item.name)
+        elif isinstance(item, ToolCallPatch):
+            if item.index in live:
+                live[item.index].apply(item)
+        elif isinstance(item, ToolCallCompleted):
+            call = item.call
+            shown = call.arguments_json
+            if call.index in live:
+                shown = f"path={call.arguments.get('path')!r}, content=<{len(call.arguments.get('content', ''))} characters>"
+            timeline.line("[cyan]call ✔[/cyan] ", escape(f"{call.name}({shown})"))
+        elif isinstance(item, ToolResult):
+            colour = "red" if item.is_error else "green"
+            timeline.line(f"[{colour}]result ◀[/{colour}]", escape(f"{item.name}: {item.content}"))
+        elif isinstance(item, StreamFinished):
+            timeline.line("[magenta]stream ■[/magenta]", f"finished: {item.reason}")
+        elif isinstance(item, (ProviderError, ToolCallFailed)):
+            timeline.line("[red]error[/red]   ", escape(str(item)))
+            status = 1
     return status

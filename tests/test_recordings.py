@@ -85,6 +85,7 @@ def test_every_bundled_turn_is_a_clean_stream_and_every_conversation_ends_in_an_
         "anthropic/plan_day",
         "anthropic/thinking_then_call",
         "openai/parallel_calls",
+        "openai/plan_and_write",
         "openai/plan_day",
     ]
     for key, recording in recordings.items():

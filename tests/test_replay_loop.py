@@ -354,7 +354,7 @@ async def test_an_unknown_model_is_a_404_listing_the_recordings() -> None:
     assert chat.json() == {
         "error": {
             "message": "The model `gpt-4o` does not exist or you do not have access to it. "
-            "This replay server has: parallel_calls, plan_day",
+            "This replay server has: parallel_calls, plan_and_write, plan_day",
             "type": "invalid_request_error",
             "param": None,
             "code": "model_not_found",
