@@ -49,7 +49,9 @@ def test_demo_runs_tools_as_their_calls_complete() -> None:
     assert "result ◀  write_file: 2418 characters for saturday_plan.md (not written: a demo)" in lines
     # The loop's second request: run.messages() was accepted and the final answer streams.
     again = lines.index("request   POST again with the 5 messages so far")
-    assert again > lines.index("result ◀  write_file: 2418 characters for saturday_plan.md (not written: a demo)")
+    assert again > lines.index(
+        "result ◀  write_file: 2418 characters for saturday_plan.md (not written: a demo)"
+    )
     assert lines[again + 1].startswith("text      Done: your Saturday plan is in saturday_plan.md.")
     assert lines[-1] == "stream ■  finished: stop"
 

@@ -30,6 +30,7 @@ def test_the_tool_examples_are_found() -> None:
         "quick_start_1",
         "tools_from_typed_functions_0",
         "closing_the_loop_0",
+        "live_arguments_0",
     }
 
 
