@@ -303,8 +303,10 @@ class TextChannel:
         if status == ACTIVE:
             if detector.committed:
                 self._candidate.clear()
-                if text is not full and stop == len(text):
-                    return self._drive(detector, full, stop)  # it committed: the rest is its own
+                if text is not full:
+                    # It committed: the rest is its own.  Where it stopped short of the cut, it
+                    # waits for what the cut withheld (the start of an end token), so it gets it.
+                    return self._drive(detector, full, stop)
             else:
                 self._candidate.append(text[pos:stop])
                 self._candidate_size += stop - pos
