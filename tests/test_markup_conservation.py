@@ -1,6 +1,8 @@
 """Rule 8 as properties: every detector on, prose mixed with markup (whole, malformed, cut), any chunking.
 
-The oracle is tests/conservation.py, a reader that knows only the events:
+Every registered detector is on, and each one's own triggers (drawn from
+its trigger patterns) are thrown in, so a new detector is checked as soon as
+it is registered.  The oracle is tests/conservation.py, a reader that knows only the events:
 the input must read as the text and the failed calls' raw text, in order,
 with gaps only where a call completed or a limit cut a failed call.  And the
 bare-JSON detector must not start a call before the object shows that it is
@@ -17,10 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamcalls import Event, Limits, StreamParser, ToolCallCompleted, ToolCallFailed, ToolCallStarted
+from streamcalls.detectors import DETECTORS
 from tests.conservation import check_conservation, matches, pieces
 from tests.support import check_protocol, counter_ids, normalize, split_at
 
-ALL = ("fence", "json", "hermes", "mistral", "llama", "deepseek")
+ALL = tuple(DETECTORS)
 TINY = Limits(max_arguments_bytes=48, max_buffered_bytes=64, max_json_depth=3, max_calls=3)
 
 CALLS_BEGIN, CALLS_END = "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"
@@ -61,6 +64,10 @@ FRAGMENTS = (
     ",",
     '"',
     "\n",
+)
+# Every registered detector's triggers, as its own patterns match them (a line trigger after a line end).
+TRIGGERS = st.sampled_from([t for kind in DETECTORS.values() for t in kind.triggers]).flatmap(
+    lambda t: st.from_regex(t.pattern, fullmatch=True).map(lambda s: "\n" + s if t.line_start else s)
 )
 PROSE = st.text("ab \n\t.,;:!?{}[]<>~`|'\"\\/=-_()0123456789né😀", max_size=24)
 
@@ -139,7 +146,7 @@ def broken(draw: st.DrawFn) -> str:
 def documents(draw: st.DrawFn) -> str:
     parts = draw(
         st.lists(
-            st.one_of(PROSE, st.sampled_from(FRAGMENTS), markup(), broken(), st.just("\n")),
+            st.one_of(PROSE, st.sampled_from(FRAGMENTS), TRIGGERS, markup(), broken(), st.just("\n")),
             min_size=1,
             max_size=8,
         )
@@ -165,7 +172,7 @@ def settings_(draw: st.DrawFn) -> dict[str, Any]:
     return options
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(text=documents(), options=settings_(), data=st.data())
 def test_no_character_of_the_markup_is_lost(text: str, options: dict[str, Any], data: st.DataObject) -> None:
     raw = text.encode()
@@ -181,7 +188,7 @@ def test_no_character_of_the_markup_is_lost(text: str, options: dict[str, Any], 
     assert normalize(chunked) == normalize(whole)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(before=PROSE, call=broken(), after=PROSE)
 def test_malformed_markup_between_prose_fails_visibly_or_stays_text(
     before: str, call: str, after: str
@@ -242,7 +249,7 @@ def bare_calls(draw: st.DrawFn) -> tuple[str, int]:
     return text, max(name_end, args_start + 1)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(call=bare_calls(), before=st.sampled_from(["", "Sure.\n", "a\n\n"]))
 def test_a_bare_call_starts_exactly_when_its_name_and_arguments_have_shown(
     call: tuple[str, int], before: str
@@ -269,7 +276,7 @@ foreign_calls = st.builds(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     objects=st.lists(data_objects, min_size=1, max_size=4),
     foreign=st.lists(foreign_calls, max_size=2),
