@@ -394,9 +394,7 @@ class CallAssembler:
         elif not call.parts or call.raw().isspace():
             self._complete(call, call.initial if call.initial is not None else {})
         elif scanner.state == TOO_DEEP:
-            self.fail(
-                call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}", limit=True
-            )
+            self.fail(call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}")
         # An unclosed object, array or string is truncated: never a success.
         # A top-level scalar closes here; decode_arguments rejects it.
         elif scanner.state == SCALAR:

@@ -80,15 +80,24 @@ values = st.recursive(
 arguments = st.dictionaries(st.text("abc_", min_size=1, max_size=4), values, max_size=3)
 
 
-def call_object(name: str, args: Any, key: str, draw: st.DrawFn) -> str:
-    """A call object, keys in a random order, maybe with an id, maybe without arguments."""
-    fields = [("name", name)]
-    if draw(st.booleans()) or key == "arguments":
+def draw_fields(
+    draw: st.DrawFn, name: str, args: Any, key: str, *, always_arguments: bool = False
+) -> list[tuple[str, Any]]:
+    """A call object's keys in a random order, maybe with an id; with ``parameters``, maybe without arguments."""
+    fields: list[tuple[str, Any]] = [("name", name)]
+    if always_arguments or key == "arguments" or draw(st.booleans()):
         fields.append((key, args))
     if draw(st.booleans()):
         fields.append(("id", draw(st.sampled_from(["c1", "c2", "dup"]))))
-    order = draw(st.permutations(fields))
-    return "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in order) + "}"
+    return draw(st.permutations(fields))
+
+
+def render(fields: list[tuple[str, Any]]) -> str:
+    return "{" + ", ".join(f"{json.dumps(key)}: {json.dumps(value)}" for key, value in fields) + "}"
+
+
+def call_object(name: str, args: Any, key: str, draw: st.DrawFn) -> str:
+    return render(draw_fields(draw, name, args, key))
 
 
 @st.composite
@@ -228,24 +237,17 @@ def test_the_oracle_allows_gaps_only_where_a_call_completed() -> None:
 @st.composite
 def bare_calls(draw: st.DrawFn) -> tuple[str, int]:
     """A bare call object, and how many of its bytes must have arrived for it to be one."""
-    name, args = draw(names), draw(arguments)
     key = draw(st.sampled_from(["arguments", "parameters"]))
-    fields = [("name", name), (key, args)]
-    if draw(st.booleans()):
-        fields.append(("id", "c1"))
-    order = draw(st.permutations(fields))
-    text = "{"
+    fields = draw_fields(draw, draw(names), draw(arguments), key, always_arguments=True)
+    text = render(fields)
     name_end = args_start = 0
-    for number, (field, value) in enumerate(order):
-        if number:
-            text += ", "
-        text += json.dumps(field) + ": "
+    for number, (field, value) in enumerate(fields):
+        before = render(fields[:number])[:-1] + (", " if number else "") + json.dumps(field) + ": "
+        start = len(before.encode())
         if field == key:
-            args_start = len(text.encode())
-        text += json.dumps(value)
-        if field == "name":
-            name_end = len(text.encode())  # just past the name's closing quote
-    text += "}"
+            args_start = start
+        elif field == "name":
+            name_end = start + len(json.dumps(value).encode())  # just past the name's closing quote
     return text, max(name_end, args_start + 1)
 
 

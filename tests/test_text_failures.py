@@ -16,7 +16,6 @@ from streamcalls import (
     Event,
     Limits,
     StreamParser,
-    TextDelta,
     ToolCall,
     ToolCallCompleted,
     ToolCallDelta,
@@ -27,6 +26,8 @@ from streamcalls import (
 )
 from tests.conservation import check_conservation
 from tests.support import check_protocol, counter_ids, normalize
+from tests.test_detectors import calls as completed
+from tests.test_detectors import texts
 
 ALL = ("fence", "json", "hermes", "mistral", "llama", "deepseek")
 CALLS_BEGIN, CALLS_END = "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"
@@ -58,14 +59,6 @@ def parse(text: str, *, bytewise: bool = True, **options: Any) -> list[Event]:
     assert results[1] == results[0], "one byte at a time changed the events"
     assert results[2] == results[0], "random pieces changed the events"
     return results[0]
-
-
-def texts(events: list[Event]) -> str:
-    return "".join(e.text for e in events if isinstance(e, TextDelta))
-
-
-def completed(events: list[Event]) -> list[ToolCall]:
-    return [e.call for e in events if isinstance(e, ToolCallCompleted)]
 
 
 def failed(events: list[Event]) -> list[ToolCallFailed]:

@@ -90,11 +90,9 @@ class Markup:
 
     def end(self) -> None:
         """The region ended: report its failed call, or its markup if no call accounts for it."""
-        pending = self._pending
-        if pending is not None:
-            self._report(pending)
-        elif self._parts and not self._gap:
-            self._report(_Failure(None, f"{self._source} markup that holds no tool call"))
+        if self._pending is None and self._parts and not self._gap:
+            self._pending = _Failure(None, f"{self._source} markup that holds no tool call")
+        self._flush()
         self.discard()
 
     def discard(self) -> None:
@@ -129,12 +127,8 @@ class Markup:
     def next_call(self, at: int) -> None:
         """The markup of the region's next call begins at ``at``: what came before is the last call's."""
         self._take(at)
-        if self._pending is not None:
-            self._report(self._pending)
-            self._pending = None
-            self._clear()
-        elif self._gap:
-            self._clear()
+        if self._pending is not None or self._gap:
+            self._flush()
         self._gap = False
 
     def fail(
@@ -152,31 +146,30 @@ class Markup:
     def call_failed(self, call: Call, error: str, *, limit: bool) -> None:
         if not self._active:  # the region already ended (never expected): report it plainly
             self._calls.report_failure(call, call.raw(), error)
-        elif limit:
-            if self._pending is not None:
-                self._report(self._pending)
-                self._pending = None
-            self._report(_Failure(call, error))
-            self._clear()
+            return
+        self._hold(_Failure(call, error))
+        if limit:  # reported now, with the markup up to the limit; the rest is dropped
+            self._flush()
             self._gap = True
-        else:
-            self._hold(_Failure(call, error))
 
     def call_completed(self, call: Call) -> None:
-        if self._pending is not None:
-            self._report(self._pending)
-            self._pending = None
-        self._clear()
+        self._flush()
         self._gap = True
 
     # -- internals ---------------------------------------------------------------------------
 
     def _hold(self, failure: _Failure) -> None:
         if self._pending is not None:  # a second failure before the first one's markup ended
-            self._report(self._pending)
-            self._clear()
+            self._flush()
         self._pending = failure
         self._gap = False
+
+    def _flush(self) -> None:
+        """Report the held failure with everything recorded; start a new record."""
+        if self._pending is not None:
+            self._report(self._pending)
+            self._pending = None
+        self._clear()
 
     def _take(self, at: int) -> None:
         mark = self._mark
