@@ -281,3 +281,12 @@ def test_extract_raises_with_the_markup_as_raw() -> None:
     with pytest.raises(ToolCallError) as info:
         extract("[TOOL_CALLS] [not valid json]", provider="text", detect=["mistral"])
     assert info.value.raw == "[TOOL_CALLS] ["
+
+
+def test_a_candidate_that_commits_inside_its_look_ahead_gets_what_the_cut_withheld() -> None:
+    # A candidate sees at most max_arguments_bytes characters ahead; this one commits within them and then
+    # waits for an end token that the cut split ("<|eom_"): the rest of the chunk must reach it.
+    text = '<|python_tag|>{"name": "f"}; {"name": "f"}<|eom_id|>'
+    events = parse(text, detect=["llama"], limits=Limits(max_arguments_bytes=48))
+    assert [c.name for c in completed(events)] == ["f", "f"]
+    assert texts(events) == ""
