@@ -25,6 +25,7 @@ from streamcalls import (
     extract,
 )
 from tests.conservation import check_conservation
+from tests.streams import OPENAI_DONE, openai_chunk, openai_finish
 from tests.support import check_protocol, counter_ids, normalize
 from tests.test_detectors import calls as completed
 from tests.test_detectors import texts
@@ -290,3 +291,15 @@ def test_a_candidate_that_commits_inside_its_look_ahead_gets_what_the_cut_withhe
     events = parse(text, detect=["llama"], limits=Limits(max_arguments_bytes=48))
     assert [c.name for c in completed(events)] == ["f", "f"]
     assert texts(events) == ""
+
+
+def test_a_provider_finish_leaves_a_text_call_to_its_markup() -> None:
+    # finish_reason ends the provider's calls; a fence still open is the text channel's to end, and it
+    # fails as at the end of any text (it completed here, and failed under provider="text", before).
+    text = '~~~tool_call\n{"name": "f", "arguments": {}}'
+    stream = openai_chunk({"content": text}) + openai_finish("stop") + OPENAI_DONE
+    parser = StreamParser("openai", id_factory=counter_ids())
+    events = parser.feed(stream) + parser.close()
+    [failure] = failed(events)
+    assert (failure.raw, failure.error) == (text, "the block was never closed (the text ended inside it)")
+    assert normalize(events)[:-1] == parse(text, detect=["fence", "json"])[:-1]  # all but StreamFinished
