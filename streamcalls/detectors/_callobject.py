@@ -15,9 +15,10 @@ Two modes:
   as soon as it cannot be a call: a key other than the call's own, a name
   that is not one of the known tools, no name at the end, or -- unless
   ``tools`` names it -- no arguments (``{"name": "x"}`` alone in prose is
-  far more often data than a call).  It commits (``ToolCallStarted``) once it has a valid name and its
-  arguments have begun, or at its closing brace.  Arguments that come before
-  the name go to a *tentative* call, which a limit gives up without a trace.
+  far more often data than a call).  It commits (``ToolCallStarted``) once
+  it has a valid name and its arguments have begun, or at its closing
+  brace.  Arguments that come before the name go to a *tentative* call,
+  which a limit gives up without a trace.
 
 What the object consumes is recorded by the region's
 :class:`~streamcalls.detectors._markup.Markup`; a failed call's ``raw`` is
