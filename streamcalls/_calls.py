@@ -10,11 +10,17 @@ generated ids and the per-call limits live here too.
 Argument fragments are appended to a list and joined once; the
 :class:`~streamcalls._jsonscan.JsonScanner` says when the JSON closed, and
 msgspec decodes it exactly once, at that moment.
+
+A call found in text has an *owner*, the markup it was written in
+(:mod:`streamcalls.detectors._markup`): its failure is reported by the owner,
+when the markup has ended, with the markup as ``raw``.  Past a size limit
+such a call fails at once and its value is then counted to its end without
+being kept, so that the rest of it never spills into the text.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -37,6 +43,7 @@ __all__ = (
     "OPEN",
     "Call",
     "CallAssembler",
+    "CallOwner",
 )
 
 _encode = msgspec.json.encode
@@ -52,16 +59,28 @@ COMPLETED = 1
 FAILED = 2
 
 
+class CallOwner(Protocol):
+    """Who ends a call found in text: the markup it was written in."""
+
+    def call_failed(self, call: Call, error: str, *, limit: bool) -> None:
+        """The call failed (``limit``: at a size limit); the owner reports it."""
+
+    def call_completed(self, call: Call) -> None:
+        """The call completed: its markup is accounted for."""
+
+
 class Call:
     """The state of one call while it is assembled."""
 
     __slots__ = (
         "deferred",
+        "draining",
         "id",
         "index",
         "initial",
         "joined",
         "name",
+        "owner",
         "parts",
         "patches",
         "scanner",
@@ -69,6 +88,7 @@ class Call:
         "source",
         "started",
         "status",
+        "tentative",
     )
 
     def __init__(self, call_id: str, name: str, source: str, max_depth: int, deferred: bool) -> None:
@@ -89,6 +109,11 @@ class Call:
         # sends ``input: {}`` at the block's start); used if no fragment follows.
         self.initial: dict[str, Any] | None = None
         self.patches: PatchWriter | None = None  # partial_arguments=True: given when the call starts
+        self.owner: CallOwner | None = None  # the markup a call found in text was written in
+        # A candidate not yet known to be a call (a bare JSON object whose name has
+        # not come): a limit gives it up, silently, instead of failing it.
+        self.tentative = False
+        self.draining = False  # failed at a limit; its value is being counted to its end
 
     @property
     def closed_json(self) -> bool:
@@ -153,7 +178,14 @@ class CallAssembler:
     # -- opening and naming ------------------------------------------------
 
     def open(
-        self, call_id: str | None, name: str | None, source: str, *, deferred: bool = False
+        self,
+        call_id: str | None,
+        name: str | None,
+        source: str,
+        *,
+        deferred: bool = False,
+        owner: CallOwner | None = None,
+        tentative: bool = False,
     ) -> Call | None:
         """Open a new call; it starts (``ToolCallStarted``) once it has a name.
 
@@ -172,6 +204,8 @@ class CallAssembler:
             return None
         self._opened += 1
         call = Call(call_id or self._new_id(), name or "", source, limits.max_json_depth, deferred)
+        call.owner = owner
+        call.tentative = tentative
         self._open.append(call)
         if name:
             self._start(call)
@@ -220,6 +254,7 @@ class CallAssembler:
 
     def _start(self, call: Call) -> None:
         call.started = True
+        call.tentative = False
         call.index = self.count
         self.count += 1
         call.id = self._unique(call.id)
@@ -243,9 +278,13 @@ class CallAssembler:
         offset in ``fragment`` where the call's text ended before the
         fragment did: the value closed and something other than blank space
         follows (a second value: the caller decides whether it starts a new
-        call), or -- for a call found in text -- a limit was reached there.
+        call).  For a call found in text, also where its value ended after a
+        limit failed it (it is counted to its end, ``draining`` until then),
+        or where a tentative call was given up at a limit.
         """
         if call.status != OPEN or not fragment:
+            if call.draining and fragment:
+                return self._drain(call, fragment, 0)
             return -1
         length = len(fragment)
         if call.size + length > self._max_arguments or self.held + length > self._max_buffered:
@@ -257,7 +296,7 @@ class CallAssembler:
         if end < 0 and scanner.state != TOO_DEEP:
             self._append(call, fragment)  # the common case: the value goes on
             return -1
-        return self._after_scan(call, fragment, end, length, -1)
+        return self._after_scan(call, fragment, end)
 
     def _append(self, call: Call, fragment: str) -> None:
         parts = call.parts
@@ -278,37 +317,57 @@ class CallAssembler:
             return -1
         # A call found in text stops exactly at the limit, however the text was chunked.
         room = min(self._max_arguments - call.size, self._max_buffered - self.held)
-        cut = fragment[:room]
         call.size += room
         self.held += room
-        return self._after_scan(call, cut, call.scanner.feed(cut), len(fragment), room)
+        return self._after_scan(call, fragment, call.scanner.feed(fragment[:room]), room)
 
-    def _after_scan(self, call: Call, fragment: str, end: int, length: int, cut_at: int) -> int:
-        """The value closed, nested too deep, or a limit cut the fragment at ``cut_at``."""
+    def _after_scan(self, call: Call, fragment: str, end: int, cut_at: int = -1) -> int:
+        """The value closed, nested too deep, or (in text) a limit cut ``fragment`` at ``cut_at``."""
         native = call.source == "native"
         scanner = call.scanner
         rest = -1
+        kept = fragment if cut_at < 0 else fragment[:cut_at]
         if scanner.state == TOO_DEEP:
             if not native:
                 rest = scanner.deep_at
-                fragment = fragment[:rest]
+                kept = kept[:rest]
         # What follows the value in the same fragment: a provider's blank tail
         # stays in its raw fragment; anything else -- and, for a call found in
         # text, even blanks, which its detector parses -- goes back to the caller.
-        elif 0 <= end < length and (not native or not fragment[end:].isspace()):
+        elif 0 <= end < len(fragment) and (not native or not fragment[end:].isspace()):
             rest = end
-            fragment = fragment[:end]
-        if fragment:
-            self._append(call, fragment)
+            kept = kept[:end]
+        if kept:
+            self._append(call, kept)
         if end >= 0:
             if not call.deferred:
                 self._finish(call)
-        elif scanner.state == TOO_DEEP:
-            self.fail(call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}")
-        elif cut_at >= 0:
-            self.fail(call, self._breach(call, 1))
+            return rest
+        if scanner.state == TOO_DEEP:
+            error = f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}"
+        else:
+            error = self._breach(call, 1)
             rest = cut_at
-        return rest
+        if native:
+            self.fail(call, error, limit=True)
+            return rest
+        return self._text_over_limit(call, fragment, rest, error)
+
+    def _text_over_limit(self, call: Call, fragment: str, at: int, error: str) -> int:
+        """A call found in text broke a limit at ``at``: it fails there and the rest
+        of its value is counted to its end, kept nowhere (a tentative call is given up)."""
+        if call.tentative:
+            self.discard(call)
+            return at
+        self.fail(call, error, limit=True)
+        call.scanner.unlimit()
+        return self._drain(call, fragment, at)
+
+    def _drain(self, call: Call, fragment: str, start: int) -> int:
+        """Count a failed call's value on: where it ended in ``fragment``, or -1."""
+        end = call.scanner.feed(fragment[start:] if start else fragment)
+        call.draining = end < 0
+        return -1 if end < 0 else start + end
 
     def _breach(self, call: Call, more: int) -> str:
         """The limit that ``more`` characters of arguments would break, if any."""
@@ -361,16 +420,28 @@ class CallAssembler:
         else:
             self.fail(call, "arguments JSON is incomplete (truncated)")
 
-    def fail(self, call: Call, error: str) -> None:
-        """End a call as failed, keeping what arrived of its arguments."""
+    def fail(self, call: Call, error: str, *, limit: bool = False, raw: str | None = None) -> None:
+        """End a call as failed, with ``raw`` or what arrived of its arguments.
+
+        A call found in text is reported by its owner (``limit``: it broke a
+        size limit), unless ``raw`` is given.
+        """
         if call.status != OPEN:
             return
-        if not call.started:
-            self._start(call)
         call.status = FAILED
         self._open.remove(call)
         self.held -= call.size
-        self._out.append(ToolCallFailed(call.index, call.id, call.name, call.raw(), error))
+        owner = call.owner
+        if owner is not None and raw is None:
+            owner.call_failed(call, error, limit=limit)
+        else:
+            self.report_failure(call, call.raw() if raw is None else raw, error)
+
+    def report_failure(self, call: Call, raw: str, error: str) -> None:
+        """Emit a failed call's end (``ToolCallStarted`` first, if it had no name yet)."""
+        if not call.started:
+            self._start(call)
+        self._out.append(ToolCallFailed(call.index, call.id, call.name, raw, error))
 
     def fail_open(self, error: str) -> None:
         """Fail every call still open (end of input, a provider error, ...)."""
@@ -378,9 +449,10 @@ class CallAssembler:
             self.fail(call, error)
 
     def end_open(self) -> None:
-        """Signal the end of every call still open."""
+        """Signal the end of every call still open (a call found in text ends with its markup)."""
         for call in list(self._open):
-            self.end(call)
+            if call.owner is None:
+                self.end(call)
 
     @property
     def limits(self) -> Limits:
@@ -414,3 +486,5 @@ class CallAssembler:
         if call.patches is not None:
             call.patches.finish(arguments)
         self._out.append(ToolCallCompleted(ToolCall(call.id, call.name, arguments, call.index, call.source)))
+        if call.owner is not None:
+            call.owner.call_completed(call)

@@ -12,11 +12,16 @@ It checks structure only.  Whether the value is valid JSON is decided once,
 by msgspec, when the value has closed (a closed object cannot be extended,
 so decoding it then is safe; a number or an unclosed string could still
 grow, so the scanner never declares those complete).
+
+Past ``max_depth`` it stops (``TOO_DEEP``); :meth:`JsonScanner.unlimit`
+lets it go on counting to the value's end -- a depth is one integer, so a
+value that broke a limit can be followed to its end in constant memory.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 
 __all__ = ("JsonScanner",)
 
@@ -119,6 +124,8 @@ class JsonScanner:
                     if depth > self.max_depth:
                         self.state = TOO_DEEP
                         self.deep_at = pos
+                        self.depth = depth
+                        self.in_string = False
                         return -1
                 else:
                     depth -= 1
@@ -130,3 +137,9 @@ class JsonScanner:
         self.depth = depth
         self.in_string = in_string
         return -1
+
+    def unlimit(self) -> None:
+        """Go on past ``TOO_DEEP`` without a depth limit (feed the text after ``deep_at``)."""
+        self.max_depth = sys.maxsize
+        if self.state == TOO_DEEP:
+            self.state = SCANNING

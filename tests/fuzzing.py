@@ -10,8 +10,10 @@ An input is three header bytes and a stream:
 ``fuzz_one`` feeds the stream in those chunks and checks what every input
 must give, however hostile: no exception from ``feed``/``close``, the call
 event protocol (see ``support.check_protocol``), an idempotent ``close``,
-``feed`` after ``close`` raising ``UsageError``, and the same events (up to
-how deltas are split) as feeding the stream whole.  The chunked run also has
+``feed`` after ``close`` raising ``UsageError``, the same events (up to
+how deltas are split) as feeding the stream whole, and -- for whatever text
+reached the text channel, under any provider -- rule 8: no character of it
+lost (see ``conservation.check_conservation``).  The chunked run also has
 ``partial_arguments=True``: its patches follow the rules
 (``partial_rules.check_patches``), and without them its events are the whole
 run's, which has no patches.  ``fuzz/run.py`` drives it
@@ -21,7 +23,8 @@ with atheris; ``tests/test_fuzz.py`` with hypothesis and the regression inputs.
 from __future__ import annotations
 
 import streamcalls
-from streamcalls import Limits, StreamParser, UsageError
+from streamcalls import Limits, StreamParser, ToolCallStarted, UsageError
+from tests.conservation import check_conservation
 from tests.partial_rules import check_patches, without_patches
 from tests.support import DATA, check_protocol, corpus, counter_ids, normalize
 
@@ -55,8 +58,49 @@ def header(provider: str, *, detect: tuple[str, ...] = ("fence", "json"), tiny: 
     return bytes([PROVIDERS.index(provider), bits, 7 << 2])
 
 
-def run(stream: bytes, chunk: int, provider: str, **options: object) -> list[streamcalls.Event]:
+class TextTap:
+    """What a parser's text channel was given, and the indices of the calls it found there.
+
+    It wraps the two entry points every adapter writes text through
+    (``emit.text`` and ``emit.text_end``), so it sees the channel's input
+    under any provider; a call is the channel's when its ``ToolCallStarted``
+    is emitted from inside one of them.
+    """
+
+    def __init__(self, parser: StreamParser) -> None:
+        emit = parser._emit
+        out = emit.out
+        push, end = emit.text, emit.text_end
+        self.pieces: list[str] = []
+        self.calls: set[int] = set()
+
+        def tapped_push(text: str) -> None:
+            start = len(out)
+            self.pieces.append(text)
+            push(text)
+            self._note(out[start:])
+
+        def tapped_end() -> None:
+            start = len(out)
+            end()
+            self._note(out[start:])
+
+        emit.text = tapped_push
+        emit.text_end = tapped_end
+
+    def _note(self, events: list[streamcalls.Event]) -> None:
+        self.calls.update(e.index for e in events if type(e) is ToolCallStarted)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.pieces)
+
+
+def run(
+    stream: bytes, chunk: int, provider: str, **options: object
+) -> tuple[list[streamcalls.Event], TextTap]:
     parser = StreamParser(provider, id_factory=counter_ids(), **options)  # type: ignore[arg-type]
+    tap = TextTap(parser)
     events: list[streamcalls.Event] = []
     for start in range(0, len(stream), chunk):
         events += parser.feed(stream[start : start + chunk])
@@ -68,7 +112,7 @@ def run(stream: bytes, chunk: int, provider: str, **options: object) -> list[str
         pass
     else:
         raise AssertionError("feed() after close() must raise UsageError")
-    return events
+    return events, tap
 
 
 def fuzz_one(data: bytes) -> None:
@@ -82,10 +126,11 @@ def fuzz_one(data: bytes) -> None:
     stream = data[3:]
     invalid_utf8 = "report" if data[1] & 0x40 else "replace"
     options = {"detect": detect, "native": native, "limits": limits, "invalid_utf8": invalid_utf8}
-    chunked = run(stream, chunk, provider, partial_arguments=True, **options)
+    chunked, tap = run(stream, chunk, provider, partial_arguments=True, **options)
     check_protocol(chunked)
     check_patches(chunked, sparse=True)
-    whole = run(stream, max(1, len(stream)), provider, **options)
+    check_conservation(tap.text, chunked, tap.calls)
+    whole, _ = run(stream, max(1, len(stream)), provider, **options)
     assert normalize(without_patches(chunked)) == normalize(whole), "chunking changed the events"
 
 

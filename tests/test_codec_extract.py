@@ -301,13 +301,13 @@ def test_malformed_native_calls_raise(response: Any, message: str, raw: str) -> 
 
 
 TEXT_ERRORS = [
-    # (text, message, raw)
-    ('~~~tool_call\n{"name": "f", "arguments": {"a": tru}}\n~~~\n', "malformed tool call 'f' in the text", '{"a": tru}'),
-    ('~~~tool_call\n{"name": "f", "arguments": {"a": 1}\n~~~\n', "incomplete", '{"name": "f", "arguments": {"a": 1}\n'),
-    ('~~~tool_call\n{"name": "f", "arguments": 5}\n~~~\n', "got a number", "5"),
-    ('~~~tool_call\n{"name": "f", "arguments": [1]}\n~~~\n', "got an array", "[1]"),
-    ('Sure.\n~~~tool_call\n{"name": "f", "arguments": {"a": 1}', "never closed", '{"name": "f", "arguments": {"a": 1}'),
-    ('{"name": "f", "arguments": 5}', "got a number", "5"),
+    # (text, message, raw: the markup, delimiters included)
+    ('~~~tool_call\n{"name": "f", "arguments": {"a": tru}}\n~~~\n', "malformed tool call 'f' in the text", None),
+    ('~~~tool_call\n{"name": "f", "arguments": {"a": 1}\n~~~\n', "incomplete", None),
+    ('~~~tool_call\n{"name": "f", "arguments": 5}\n~~~\n', "got a number", None),
+    ('~~~tool_call\n{"name": "f", "arguments": [1]}\n~~~\n', "got an array", None),
+    ('Sure.\n~~~tool_call\n{"name": "f", "arguments": {"a": 1}', "never closed", '~~~tool_call\n{"name": "f", "arguments": {"a": 1}'),
+    ('{"name": "f", "arguments": 5}', "got a number", None),
     ('{"name": "f", "arguments": {"a": 1]}', "malformed tool call 'f' in the text", None),
 ]  # fmt: skip
 
@@ -320,8 +320,7 @@ def test_malformed_text_calls_raise(text: str, message: str, raw: str | None) ->
     ):
         with pytest.raises(ToolCallError, match=message) as info:
             extract(response)
-        if raw is not None:
-            assert info.value.raw == raw
+        assert info.value.raw == (text if raw is None else raw)
     with pytest.raises(ToolCallError):
         extract(text, provider="text")
 

@@ -9,6 +9,47 @@ One detector per format, enabled by name through ``StreamParser(detect=...)``:
 - ``"mistral"``: ``[TOOL_CALLS][...]`` and ``[TOOL_CALLS]name[ARGS]{...}``;
 - ``"llama"``: Llama 3.x ``<|python_tag|>`` and bare ``{"name", "parameters"}``;
 - ``"deepseek"``: DeepSeek V3 / V3.1 ``<｜tool▁calls▁begin｜>`` tokens.
+
+The rule every detector keeps (issue 12, rule 8): malformed markup always
+fails visibly, and no character of the text is lost.
+
+*Conservation.*  The text channel's input equals, in order, the text of its
+``TextDelta`` events and the ``raw`` of its failed calls, where only this may
+stand in between:
+
+- at a ``ToolCallCompleted``: the completed call's markup -- everything from
+  where the text or the previous call's markup ended to where the next text
+  or failed call begins (delimiters, separators, closing tokens);
+- after a ``ToolCallFailed`` whose error names a size limit
+  (``max_arguments_bytes``, ``max_buffered_bytes``, ``max_json_depth``): the
+  rest of that call's markup, counted and dropped (its value is followed to
+  its end in constant memory); its ``raw`` is its markup up to the limit;
+- once ``max_calls`` is exceeded: the markup of every call dropped after it.
+
+So a failed call's ``raw`` is exactly the markup it consumed, delimiters
+included: from its trigger (or from where the previous call's markup ended)
+to where its markup ended -- where the next call's markup begins, or where
+the detector stopped.  Markup that holds no call (a marker with nothing
+after it) fails as a nameless call with that markup as ``raw``.  Besides the
+arguments, a ``raw`` holds at most ``max_arguments_bytes`` characters; one cut
+there says so in its error, which then names the limit.
+
+*Commitment.*  A candidate (a bare JSON object or array, a ```` ```json ````
+block, a ``<|python_tag|>`` before its ``{``) starts no call, and if it is
+not markup after all its text comes back unchanged.  A call starts
+(``ToolCallStarted``) only once the markup shows it: a bare object when both
+its valid name and its arguments' first character (or its closing brace)
+have arrived; a Mistral name once ``[ARGS]``, ``[CALL_ID]`` or ``{`` follows
+it.  A call that fails before it has a name starts, nameless, together with
+its failure.  No text comes between a call's start and its end.
+
+A detector keeps the rule by construction: the channel records what each
+``feed`` consumes into the detector's ``markup``
+(:mod:`~streamcalls.detectors._markup`), and the detector opens its calls
+there, marks where arguments begin and end and where a run's next call
+begins, and fails through it.  ``tests/conservation.py`` checks the rule from
+the events alone, on every fuzz input (any provider's text) and in property
+tests over every registered detector.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ import re
 from typing import ClassVar, NamedTuple
 
 from .._calls import OPEN, Call, CallAssembler
+from ._markup import Markup
 
 __all__ = (
     "ACTIVE",
@@ -66,10 +67,10 @@ def prefixes(literal: str) -> str:
 
 
 def feed_arguments(calls: CallAssembler, call: Call, text: str, pos: int) -> int:
-    """Feed ``text[pos:]`` to a call's arguments: where they ended in ``text``
-    (the call completed or failed), or -1 while they go on past it."""
+    """Feed ``text[pos:]`` to a call's arguments: where their value ended in
+    ``text``, or -1 while it goes on past it (open, or counted on after a limit)."""
     rest = calls.feed(call, text[pos:] if pos else text)
-    if call.status == OPEN:
+    if not call.closed_json and (call.status == OPEN or call.draining):
         return -1
     return pos + rest if rest >= 0 else len(text)
 
@@ -97,20 +98,26 @@ class Detector:
     A detector is *committed* once the text is certainly markup (an explicit
     marker, or a bare JSON object that has shown a valid name and arguments);
     until then the channel keeps the candidate's text to give back as prose
-    if the detector rejects it.
+    if the detector rejects it, and no call of it has started.
+
+    ``markup`` records what the detector consumed (the channel records each
+    ``feed``); the detector tells it where a call's arguments begin and end,
+    where the next call's markup begins, and what failed -- see
+    :mod:`~streamcalls.detectors._markup`.
     """
 
     name: ClassVar[str]
     triggers: ClassVar[tuple[Trigger, ...]] = ()
     holds: ClassVar[tuple[Hold, ...]] = ()
 
-    __slots__ = ("calls", "committed", "status", "tools")
+    __slots__ = ("calls", "committed", "markup", "status", "tools")
 
     def __init__(self, calls: CallAssembler, tools: frozenset[str] | None) -> None:
         self.calls = calls
         self.tools = tools
         self.status = DONE
         self.committed = False
+        self.markup = Markup(calls, self.name)
 
     def begin(self, trigger: str) -> None:
         """A trigger matched (and was consumed): start a new region."""

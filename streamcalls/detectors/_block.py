@@ -3,8 +3,10 @@
 The body is fed to a :class:`CallObjectParser` up to the delimiter; a
 possible partial delimiter at the end of a chunk is left unconsumed (the
 channel gives it back with the next text).  The call completes when the
-delimiter arrives -- in that very ``feed`` -- or fails there with the raw
-block if the body was not one well-formed call object.
+delimiter arrives -- in that very ``feed`` -- or fails there, with the whole
+block, delimiters included, as ``raw``, if the body was not one well-formed
+call object.  A candidate block (```` ```json ````) whose object never
+became a call is prose, delimiters and all.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ._base import ACTIVE, DONE, REJECTED, Detector
 from ._callobject import DONE as OBJECT_DONE
 from ._callobject import INVALID, PARSING, CallObjectParser
 from ._callobject import REJECTED as OBJECT_REJECTED
+from ._markup import Markup
 
 __all__ = ("BlockBody", "BlockDetector")
 
@@ -31,9 +34,8 @@ class BlockBody:
         "_close_hold",
         "_error",
         "_line_start",
-        "_max_raw",
-        "_raw",
-        "_raw_size",
+        "_markup",
+        "_seen",
         "object",
         "status",
     )
@@ -41,7 +43,7 @@ class BlockBody:
     def __init__(
         self,
         calls: CallAssembler,
-        source: str,
+        markup: Markup,
         *,
         close: tuple[re.Pattern[str], re.Pattern[str]],
         close_hold: tuple[re.Pattern[str], re.Pattern[str]],
@@ -51,10 +53,9 @@ class BlockBody:
         # Each pattern pair: [for text whose first character is mid-line, ... at a line start].
         self._close = close
         self._close_hold = close_hold
-        self.object = CallObjectParser(calls, source, committed=committed, tools=tools)
-        self._raw: list[str] = []
-        self._raw_size = 0
-        self._max_raw = calls.limits.max_arguments_bytes
+        self.object = CallObjectParser(calls, markup, committed=committed, tools=tools)
+        self._markup = markup
+        self._seen = False  # a character other than a blank in the body
         self._error = ""
         self._line_start = True  # blocks start after the opening line's end
         self.status = ACTIVE
@@ -79,6 +80,11 @@ class BlockBody:
         if rejected_at >= 0:
             return rejected_at
         if self.status == ACTIVE:
+            if not self.object.committed:  # a candidate that never became a call: prose
+                self.object.abandon()
+                self.status = REJECTED
+                return match.end()
+            self._markup.after_arguments(match.start())  # arguments never closed end here
             self._close_block()
         return match.end()
 
@@ -91,25 +97,24 @@ class BlockBody:
         match = self._close[self._line_start].match(rest + "\n")
         if match is not None and match.end() == len(rest) + 1:
             if self.status == ACTIVE:
+                self._markup.after_arguments(0)
                 self._close_block()
             return
         self._body(rest, 0, len(rest))
         if self.status == ACTIVE:
             self.status = DONE
-            self.object.fail_call("the block was never closed (the text ended inside it)", self._raw_text())
+            self.object.fail("the block was never closed (the text ended inside it)")
 
     def _body(self, text: str, start: int, stop: int) -> int:
         """Feed the body's next part; returns where the object was rejected, or -1."""
         if start >= stop or self.status != ACTIVE:
             return -1
-        room = self._max_raw - self._raw_size
-        if room > 0:  # keep exactly the first max_arguments_bytes of the block, however chunked
-            self._raw.append(text[start : min(stop, start + room)])
-        self._raw_size += stop - start
+        if not self._seen and text[start:stop].strip(_WHITESPACE):
+            self._seen = True
         obj = self.object
         if obj.status == PARSING:
-            pos = obj.feed(text[start:stop], 0)
-            start += pos
+            # Fed with the text before ``start`` too, so that positions stay the markup's.
+            start = obj.feed(text if stop == len(text) else text[:stop], start)
             if obj.status == OBJECT_REJECTED:
                 self.status = REJECTED
                 return start  # prose resumes exactly where the candidate stopped being one
@@ -123,20 +128,14 @@ class BlockBody:
         self.status = DONE
         obj = self.object
         if obj.status == PARSING and not self._error:
-            if not "".join(self._raw).strip(_WHITESPACE):
+            if not self._seen:
                 self._error = "the block holds no tool call"
             else:
                 self._error = "the tool call object is incomplete at the end of the block"
         if self._error:
-            obj.fail_call(self._error, self._raw_text())
+            obj.fail(self._error)
         else:
             obj.finish_call()
-
-    def _raw_text(self) -> str:
-        raw = "".join(self._raw)
-        if self._raw_size > self._max_raw:
-            raw += f"... [cut at max_arguments_bytes={self._max_raw}]"
-        return raw
 
 
 class BlockDetector(Detector):
@@ -155,7 +154,7 @@ class BlockDetector(Detector):
     def begin(self, trigger: str) -> None:
         self._body = BlockBody(
             self.calls,
-            self.name,
+            self.markup,
             close=self.close,
             close_hold=self.close_hold,
             committed=True,

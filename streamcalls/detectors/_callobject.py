@@ -9,13 +9,20 @@ Two modes:
 
 - *committed* (the object sits inside explicit markup such as a
   ``~~~tool_call`` fence): any problem fails the call, unknown keys are
-  skipped.
+  skipped.  No ``"arguments"`` key means no arguments: ``{}``.
 - *uncommitted* (a bare JSON object in prose): the object is only a
   candidate.  It is *rejected* -- the caller gives its text back as prose --
   as soon as it cannot be a call: a key other than the call's own, a name
-  that is not one of the known tools, no name or no arguments at the end.
-  It commits (``ToolCallStarted``) once it has a valid name and its
-  arguments have begun.
+  that is not one of the known tools, no name at the end, or -- unless
+  ``tools`` names it -- no arguments (``{"name": "x"}`` alone in prose is
+  far more often data than a call).  It commits (``ToolCallStarted``) once
+  it has a valid name and its arguments have begun, or at its closing
+  brace.  Arguments that come before the name go to a *tentative* call,
+  which a limit gives up without a trace.
+
+What the object consumes is recorded by the region's
+:class:`~streamcalls.detectors._markup.Markup`; a failed call's ``raw`` is
+that markup.
 """
 
 from __future__ import annotations
@@ -25,8 +32,9 @@ from typing import Any
 
 import msgspec
 
-from .._calls import COMPLETED, FAILED, Call, CallAssembler
+from .._calls import COMPLETED, FAILED, OPEN, Call, CallAssembler
 from .._jsonscan import JsonScanner
+from ._markup import Markup
 
 __all__ = ("CallObjectParser",)
 
@@ -64,11 +72,11 @@ class CallObjectParser:
         "_calls",
         "_escape",
         "_key",
+        "_markup",
         "_pieces",
         "_scalar_for",
         "_short",
         "_skipper",
-        "_source",
         "_state",
         "_string_for",
         "_tools",
@@ -84,14 +92,14 @@ class CallObjectParser:
     def __init__(
         self,
         calls: CallAssembler,
-        source: str,
+        markup: Markup,
         *,
         committed: bool,
         tools: frozenset[str] | None,
         opened: bool = False,
     ) -> None:
         self._calls = calls
-        self._source = source
+        self._markup = markup
         self._tools = tools
         self.committed = committed
         self.status = PARSING
@@ -180,6 +188,8 @@ class CallObjectParser:
             if char in '{["':
                 if self.call is None and not self._open_call():
                     return pos
+                assert self.call is not None
+                self._markup.arguments(self.call, pos)
                 self._state = _ARGUMENTS
                 return pos
             self._state = _SCALAR
@@ -274,11 +284,14 @@ class CallObjectParser:
             value: Any = msgspec.json.decode(raw)
         except msgspec.DecodeError:
             return self._bad(at, f"malformed value {raw[:40]!r} in the tool call object")
-        if self._scalar_for == "arguments":
+        if self._scalar_for == "arguments" and value is not None:  # null: no arguments
             if self.call is None and not self._open_call():
                 return at
-            assert self.call is not None
-            self._calls.whole(self.call, value, raw)
+            call = self.call
+            assert call is not None
+            self._calls.feed(call, raw)  # not an object: the call fails when it ends
+            if call.status != OPEN:  # a tentative call given up at a limit
+                return self._bad(at, "")
         elif self._scalar_for == "id":
             self._set_id(raw)
         return at
@@ -297,14 +310,16 @@ class CallObjectParser:
         call = self.call
         assert call is not None
         rest = self._calls.feed(call, text[pos:] if pos else text)
-        if call.status == FAILED:  # over a limit: the object is lost
-            self.status = INVALID
-            self.error = ""
-            return pos + rest if rest >= 0 else len(text)
-        if call.closed_json:
+        end = pos + rest if rest >= 0 else len(text)
+        if call.closed_json:  # the value ended (also when it was counted on past a limit)
+            self._markup.after_arguments(end)
             self._state = _AFTER_VALUE
-            return pos + rest if rest >= 0 else len(text)
-        return len(text)
+            return end
+        if call.status == OPEN or call.draining:
+            return len(text)
+        # A tentative call given up at a limit: not a call after all.
+        self._markup.after_arguments(end)
+        return self._bad(end, "")
 
     # -- the call ------------------------------------------------------------------
 
@@ -326,7 +341,7 @@ class CallObjectParser:
             self._calls.adopt_id(self.call, value)
 
     def _open_call(self) -> bool:
-        call = self._calls.open(self.id, self.name, self._source, deferred=True)
+        call = self._markup.open_call(self.id, self.name, deferred=True, tentative=not self.committed)
         if call is None:  # over max_calls, already reported
             self.status = INVALID
             return False
@@ -337,12 +352,15 @@ class CallObjectParser:
 
     def _close(self, pos: int) -> int:
         """The object's closing brace."""
-        if self.name is None or not self.has_arguments:
-            missing = "a name" if self.name is None else "arguments"
+        if self.name is None:
             if not self.committed:
                 return self._reject(pos)
-            self.error = f"the tool call object has no {missing}"
+            self.error = "the tool call object has no name"
             self.status = INVALID
+            return pos + 1
+        if not self.has_arguments and not self.committed and self._tools is None:
+            return self._reject(pos)  # {"name": "x"} in prose: data, unless tools= names x
+        if self.call is None and not self._open_call():  # no arguments, or null: {}
             return pos + 1
         self.status = DONE
         return pos + 1
@@ -353,17 +371,13 @@ class CallObjectParser:
         if call is not None and call.status not in (COMPLETED, FAILED):
             self._calls.end(call)
 
-    def fail_call(self, error: str, raw: str | None = None) -> None:
-        """Fail the call, opening one if the object never got that far."""
-        call = self.call
-        if call is None:
-            call = self._calls.open(self.id, self.name, self._source, deferred=True)
-            if call is None:
-                return
-            self.call = call
-        if raw:
-            call.parts[:] = [raw]  # the whole block, not only the arguments
-        self._calls.fail(call, error)
+    def fail(self, error: str) -> None:
+        """Fail the call (a new one if the object never got that far), when its markup ends."""
+        self._markup.fail(error, self.call, name=self.name, call_id=self.id)
+
+    def abandon(self) -> None:
+        """The object was a candidate, and is prose after all."""
+        self._reject_now()
 
     def _bad(self, pos: int, error: str) -> int:
         if not self.committed:

@@ -8,7 +8,10 @@ at a line start, ``<tool_``).  When a trigger matches, the text before it is
 released and the detector takes over until its markup ends; a bare-JSON
 candidate that turns out not to be a call is given back as text, and
 scanning resumes where the detector stopped -- nothing is scanned twice, so
-the work is linear in the text.
+the work is linear in the text.  What a detector consumes is recorded in its
+:class:`~streamcalls.detectors._markup.Markup`, which the channel ends when
+the detector stops (reporting a failed call with its markup as ``raw``) or
+discards when the candidate was prose.
 
 The fallback policy (``native=True``): explicit markup counts only while no
 native call has been seen, bare JSON only while no call at all has.
@@ -220,9 +223,10 @@ class TextChannel:
         if detector is not None:
             self._active = None
             if detector.committed:
-                self._text(detector.finish(rest))
+                self._finish(detector, rest)
             else:
                 detector.abandon()
+                detector.markup.discard()
                 self._text("".join(self._candidate) + rest)
             self._candidate.clear()
         elif rest:
@@ -235,7 +239,7 @@ class TextChannel:
                 if self._eligible(trigger):
                     self._begin(detector, rest)
                     self._active = None
-                    self._text(detector.finish(""))
+                    self._finish(detector, "")
                     self._candidate.clear()
                     self._line_start = True
                     return
@@ -274,6 +278,7 @@ class TextChannel:
         return not sources
 
     def _begin(self, detector: Detector, trigger: str) -> None:
+        detector.markup.start(trigger)
         detector.begin(trigger)
         self._active = detector
         self._candidate.clear()
@@ -290,27 +295,44 @@ class TextChannel:
             room = self._max_candidate - self._candidate_size
             if len(text) - pos > room:
                 text = text[: pos + room]
+        markup = detector.markup
+        markup.attach(text, pos)
         stop = detector.feed(text, pos)
+        markup.detach(stop)
         status = detector.status
         if status == ACTIVE:
             if detector.committed:
                 self._candidate.clear()
-                if text is not full and stop == len(text):
-                    return self._drive(detector, full, stop)  # it committed: the rest is its own
+                if text is not full:
+                    # It committed: the rest is its own.  Where it stopped short of the cut, it
+                    # waits for what the cut withheld (the start of an end token), so it gets it.
+                    return self._drive(detector, full, stop)
             else:
                 self._candidate.append(text[pos:stop])
                 self._candidate_size += stop - pos
                 if stop - pos == room:
                     # Too long to be held as a maybe: it is prose.
                     detector.abandon()
+                    markup.discard()
                     self._active = None
                     self._text("".join(self._candidate))
                     self._candidate.clear()
             return stop
         self._active = None
         if status == REJECTED:
+            markup.discard()
             self._text("".join(self._candidate) + text[pos:stop])
         else:
             assert status == DONE
+            markup.end()
         self._candidate.clear()
         return stop
+
+    def _finish(self, detector: Detector, rest: str) -> None:
+        """The text ended inside a committed detector's markup."""
+        markup = detector.markup
+        markup.attach(rest, 0)
+        prose = detector.finish(rest)  # what of rest is prose after all: its end
+        markup.detach(len(rest) - len(prose))
+        markup.end()
+        self._text(prose)

@@ -2,7 +2,10 @@
 
 Each call completes at its own closing brace.  The run is a candidate until
 its first object commits; after that, later objects are committed too (a
-bad one fails its call instead of turning the run back into prose).
+bad one fails its call instead of turning the run back into prose).  A
+failed call's markup runs to where the next object begins (``, ``, ``;`` and
+a closing ``]`` included); a malformed object ends the run, and the text
+resumes at the character that broke it.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from ._base import ACTIVE, DONE, REJECTED
 from ._callobject import DONE as OBJECT_DONE
 from ._callobject import INVALID, PARSING, CallObjectParser
 from ._callobject import REJECTED as OBJECT_REJECTED
+from ._markup import Markup
 
 __all__ = ("CallSequence",)
 
@@ -30,8 +34,8 @@ class CallSequence:
         "_array",
         "_calls",
         "_count",
+        "_markup",
         "_object",
-        "_source",
         "_state",
         "_tools",
         "committed",
@@ -41,7 +45,7 @@ class CallSequence:
     def __init__(
         self,
         calls: CallAssembler,
-        source: str,
+        markup: Markup,
         tools: frozenset[str] | None,
         *,
         committed: bool,
@@ -49,7 +53,7 @@ class CallSequence:
     ) -> None:
         """``array``: the ``[`` was consumed; else the first ``{`` was."""
         self._calls = calls
-        self._source = source
+        self._markup = markup
         self._tools = tools
         self._array = array
         self.committed = committed
@@ -63,7 +67,7 @@ class CallSequence:
 
     def _new_object(self, *, opened: bool) -> None:
         self._object = CallObjectParser(
-            self._calls, self._source, committed=self.committed, tools=self._tools, opened=opened
+            self._calls, self._markup, committed=self.committed, tools=self._tools, opened=opened
         )
         self._state = _OBJECT
 
@@ -80,9 +84,12 @@ class CallSequence:
                     break
                 char = text[pos]
                 if char == "{":
+                    self._markup.next_call(pos)
                     self._new_object(opened=True)
                     pos += 1
-                elif char == "]" and self._array and self._count:
+                elif char == "]" and self._array and (self._count or self.committed):
+                    if not self._count:
+                        self._markup.fail("the list holds no tool call")
                     self.status = DONE
                     pos += 1
                 else:
@@ -109,7 +116,7 @@ class CallSequence:
         if obj.status == OBJECT_DONE:
             obj.finish_call()
         elif obj.status == INVALID:
-            obj.fail_call(obj.error or "malformed tool call object")
+            obj.fail(obj.error or "malformed tool call object")
             self.status = DONE  # what follows the broken object is text
             return pos
         self._state = _AFTER
@@ -147,6 +154,8 @@ class CallSequence:
     def _stop(self, pos: int) -> int:
         """Something that is not part of the run: prose if nothing committed yet."""
         self.status = DONE if self.committed else REJECTED
+        if self.committed and not self._count:
+            self._markup.fail("expected a tool call object")
         return pos
 
     def abandon(self) -> None:
@@ -159,5 +168,5 @@ class CallSequence:
         obj = self._object
         self.status = DONE
         if self._state == _OBJECT and obj is not None and obj.status == PARSING and obj.committed:
-            obj.fail_call("the tool call object was cut off (the text ended inside it)")
+            obj.fail("the tool call object was cut off (the text ended inside it)")
         return rest if self._state == _AFTER else ""

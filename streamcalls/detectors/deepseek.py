@@ -11,7 +11,9 @@ V3.1 (name before the separator, bare JSON after it)::
 
     <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Oslo"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>
 
-Each call completes when its arguments' JSON closes.
+Each call completes when its arguments' JSON closes.  A call that fails is
+reported when its markup ends (its ``<｜tool▁call▁end｜>``, and the list's
+end token after the last one, are part of its ``raw``).
 """
 
 from __future__ import annotations
@@ -90,8 +92,11 @@ class DeepSeekDetector(Detector):
                     if then < 0:
                         self.status = DONE
                     else:
+                        self.markup.next_call(pos)
                         self._state = then
                         self._head = []
+                        self._call = None
+                        self._v3 = False
                     return pos + len(literal)
                 if found == 0:
                     return pos
@@ -154,7 +159,7 @@ class DeepSeekDetector(Detector):
         return at + len(stop)
 
     def _name_found(self, name: str) -> None:
-        self._call = self.calls.open(None, name or None, self.name)
+        self._call = self.markup.open_call(None, name or None)
         if self._call is None:
             self.status = DONE
         elif not self._v3:
@@ -163,6 +168,8 @@ class DeepSeekDetector(Detector):
     def _open_arguments(self, text: str, pos: int) -> int:
         if text[pos] not in '{["':
             return self._fail(pos, "the arguments must be JSON")
+        assert self._call is not None
+        self.markup.arguments(self._call, pos)
         self._state = _ARGUMENTS
         return pos
 
@@ -171,15 +178,12 @@ class DeepSeekDetector(Detector):
         stop = feed_arguments(self.calls, self._call, text, pos)
         if stop < 0:
             return len(text)
+        self.markup.after_arguments(stop)
         self._state = _AFTER_ARGUMENTS
         return stop
 
     def _fail(self, pos: int, error: str) -> int:
-        call = self._call
-        if call is None:
-            call = self.calls.open(None, "".join(self._head).strip() or None, self.name)
-        if call is not None:
-            self.calls.fail(call, error)
+        self.markup.fail(error, self._call)
         self.status = DONE
         return pos
 
@@ -187,8 +191,7 @@ class DeepSeekDetector(Detector):
         call = self._call
         if call is not None and call.status == OPEN:
             self.calls.feed(call, rest)
-            if call.status == OPEN:
-                self.calls.fail(call, "the arguments were cut off (the text ended inside them)")
+            self.markup.fail("the arguments were cut off (the text ended inside them)", call)
         elif self._state in (_HEAD, _NAME_LINE):
             self._fail(0, "the text ended inside a tool call")
         self.status = DONE

@@ -9,7 +9,8 @@ at the start of the text or of a line, and is then a candidate like any bare
 JSON (see :mod:`~streamcalls.detectors.rawjson`).  ``parameters`` and
 ``arguments`` both name the arguments; ``;`` separates calls; an end token
 (``<|eom_id|>``, ``<|eot_id|>``) after the calls is markup too.  Code after
-``<|python_tag|>`` (the code-interpreter tool) is not a JSON call and stays text.
+``<|python_tag|>`` (the code-interpreter tool) is not a JSON call: it stays
+text, the tag with it (the tag commits to a call only once a ``{`` follows it).
 """
 
 from __future__ import annotations
@@ -42,12 +43,11 @@ class LlamaDetector(Detector):
     def begin(self, trigger: str) -> None:
         self.status = ACTIVE
         self._sequence: CallSequence | None = None
+        self.committed = False
         if trigger == _TAG:
-            self.committed = True
             self._state = _AFTER_TAG
         else:
-            self.committed = False
-            self._sequence = CallSequence(self.calls, self.name, self.tools, committed=False, array=False)
+            self._sequence = CallSequence(self.calls, self.markup, self.tools, committed=False, array=False)
             self._state = _CALLS
 
     def feed(self, text: str, pos: int) -> int:
@@ -60,9 +60,12 @@ class LlamaDetector(Detector):
                 if pos == end:
                     break
                 if text[pos] != "{":
-                    self.status = DONE  # code for the interpreter, not a JSON call: text
+                    self.status = REJECTED  # code for the interpreter, not a JSON call: text, tag and all
                     break
-                self._sequence = CallSequence(self.calls, self.name, self.tools, committed=True, array=False)
+                self.committed = True
+                self._sequence = CallSequence(
+                    self.calls, self.markup, self.tools, committed=True, array=False
+                )
                 self._state = _CALLS
                 pos += 1
             elif state == _CALLS:

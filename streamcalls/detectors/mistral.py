@@ -8,7 +8,10 @@ Two generations of the format, both anywhere in the text::
 The newer one (tokenizer v11+) repeats the marker for each call and may put
 ``[CALL_ID]id`` between the name and ``[ARGS]``.  Calls in the array form
 complete at their object's closing brace, those of the newer form when their
-arguments' JSON closes.
+arguments' JSON closes.  A word after the marker is a tool's name only once
+``[ARGS]``, ``[CALL_ID]`` or ``{`` follows it: its call starts then.  A
+marker followed by anything else fails as malformed markup, its call
+nameless, and the text resumes where the markup broke.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ class MistralDetector(Detector):
     triggers = (Trigger("[", re.escape("TOOL_CALLS]")),)
     holds = (Hold(prefixes("[TOOL_CALLS]"), "["),)
 
-    __slots__ = ("_call", "_call_id", "_name", "_sequence", "_state")
+    __slots__ = ("_call", "_call_id", "_name", "_named", "_sequence", "_state")
 
     def begin(self, trigger: str) -> None:
         self.status = ACTIVE
@@ -48,6 +51,7 @@ class MistralDetector(Detector):
         self._state = _START
         self._sequence: CallSequence | None = None
         self._name: list[str] = []
+        self._named = False  # markup after the word showed that it is a tool's name
         self._call_id: list[str] = []
         self._call: Call | None = None
 
@@ -80,7 +84,7 @@ class MistralDetector(Detector):
         char = text[pos]
         if char in "[{":
             self._sequence = CallSequence(
-                self.calls, self.name, self.tools, committed=True, array=char == "["
+                self.calls, self.markup, self.tools, committed=True, array=char == "["
             )
             return pos + 1
         self._state = _NAME
@@ -99,14 +103,16 @@ class MistralDetector(Detector):
         if pos == len(text):
             return pos
         char = text[pos]
-        if char == "{":
+        if char == "{" and self._name:
             self._state = _BEFORE_ARGS
+            self._named = True
             return pos
         if char == "[":
             for literal, state in ((_ARGS, _BEFORE_ARGS), (_CALL_ID, _CALL_ID_VALUE)):
                 found = literal_at(text, pos, literal)
                 if found == 1:
                     self._state = state
+                    self._named = True
                     return pos + len(literal)
                 if found == 0:
                     return pos  # wait for the rest of the marker
@@ -117,10 +123,11 @@ class MistralDetector(Detector):
         name = "".join(self._name)
         if text[pos] not in '{["':
             return self._fail(pos, "the arguments after [ARGS] must be JSON")
-        self._call = self.calls.open("".join(self._call_id) or None, name or None, self.name)
+        self._call = self.markup.open_call("".join(self._call_id) or None, name or None)
         if self._call is None:
             self.status = DONE
             return pos
+        self.markup.arguments(self._call, pos)
         self._state = _ARGUMENTS
         return pos
 
@@ -129,15 +136,16 @@ class MistralDetector(Detector):
         stop = feed_arguments(self.calls, self._call, text, pos)
         if stop < 0:
             return len(text)
+        self.markup.after_arguments(stop)
         self.status = DONE
         return stop
 
     def _fail(self, pos: int, error: str) -> int:
-        call = self._call or self.calls.open(
-            "".join(self._call_id) or None, "".join(self._name) or None, self.name
-        )
-        if call is not None:
-            self.calls.fail(call, error)
+        if self._named:
+            name = "".join(self._name) or None
+            self.markup.fail(error, self._call, name=name, call_id="".join(self._call_id) or None)
+        else:
+            self.markup.fail(error)  # the word was not a tool's name after all
         self.status = DONE
         return pos
 
@@ -145,11 +153,11 @@ class MistralDetector(Detector):
         if self._sequence is not None:
             self.status = DONE
             return self._sequence.finish(rest)
-        elif self._call is not None:
+        if self._call is not None:
             if self._call.status == OPEN:
                 self.calls.feed(self._call, rest)
-                self.calls.fail(self._call, "the arguments were cut off (the text ended inside them)")
-        elif self._name:
-            self._fail(0, "the text ended before the arguments")
+                self.markup.fail("the arguments were cut off (the text ended inside them)", self._call)
+        else:
+            self._fail(0, "the text ended inside the [TOOL_CALLS] markup")
         self.status = DONE
         return ""

@@ -6,10 +6,12 @@ Weak models often answer with a call object instead of using any protocol::
 
 It is detected when it starts at the beginning of the text or of a line, has
 a string ``name`` and an ``arguments`` (or Llama's ``parameters``) object or
-JSON string, and -- when the parser was given ``tools=[...]`` -- names one of
-them.  Anything else is prose, given back unchanged: the object is held only
-while it could still be a call (an unknown key or a foreign name ends that at
-once).  Also detected: a JSON array of call objects (several calls), calls
+JSON string (or ``null``), and -- when the parser was given ``tools=[...]`` --
+names one of them.  With ``tools=``, a call object without arguments
+(``{"name": "get_time"}``) counts too, as a call with ``{}``; without it,
+such an object is data.  Anything else is prose, given back unchanged: the
+object is held only while it could still be a call (an unknown key or a
+foreign name ends that at once).  Also detected: a JSON array of call objects (several calls), calls
 separated by ``;``, and one call object in a ```` ```json ```` block.  Each
 call completes at its object's closing brace.
 """
@@ -37,7 +39,6 @@ CODE_CLOSE_HOLD = (
 
 class JsonDetector(Detector):
     name = "json"
-    source = "json"
     triggers = (
         Trigger("{", "", line_start=True, tier=RAW),
         Trigger("[", "", line_start=True, tier=RAW),
@@ -55,7 +56,7 @@ class JsonDetector(Detector):
         if trigger.startswith("```"):
             self._block = BlockBody(
                 self.calls,
-                self.source,
+                self.markup,
                 close=CODE_CLOSE,
                 close_hold=CODE_CLOSE_HOLD,
                 committed=False,
@@ -63,7 +64,7 @@ class JsonDetector(Detector):
             )
         else:
             self._sequence = CallSequence(
-                self.calls, self.source, self.tools, committed=False, array=trigger == "["
+                self.calls, self.markup, self.tools, committed=False, array=trigger == "["
             )
 
     def feed(self, text: str, pos: int) -> int:
@@ -89,6 +90,4 @@ class JsonDetector(Detector):
         if self._sequence is not None:
             self._sequence.abandon()
         elif self._block is not None:
-            call = self._block.object.call
-            if call is not None:
-                self.calls.discard(call)
+            self._block.object.abandon()
