@@ -27,7 +27,7 @@ from .._events import ToolCall, ToolCallCompleted, ToolCallFailed
 from .._parser import StreamParser
 from ..detectors import DEFAULT_DETECT, DETECTORS
 from ._names import resolve
-from ._read import READERS, Native, detect_provider
+from .._readers import READERS, Native, detect_provider
 
 __all__ = ("extract",)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .._errors import UsageError
+from ._errors import UsageError
 
 __all__ = ("READERS", "Found", "Native", "detect_provider")
 
