@@ -116,12 +116,15 @@ class StreamParser:
             cls = adapter_for(provider)
             adapter = cls(emit)
             self._adapter = adapter
-            self._framer = make_framer(cls.framing, adapter, emit)
+            self._framer = make_framer(cls.framing, adapter, emit, self._set_framer)
         self._provider = provider
 
     def _resolved(self, framer: Framer, adapter: Adapter) -> None:
         self._framer = framer
         self._adapter = adapter
+
+    def _set_framer(self, framer: Framer) -> None:
+        self._framer = framer  # the one a body's first byte chose: fed directly from now on
 
     @property
     def provider(self) -> str | None:

@@ -25,9 +25,9 @@ from .._arguments import json_kind as kind_of
 from .._errors import ToolCallError, UsageError
 from .._events import ToolCall, ToolCallCompleted, ToolCallFailed
 from .._parser import StreamParser
+from .._readers import READERS, Native, detect_provider
 from ..detectors import DEFAULT_DETECT, DETECTORS
 from ._names import resolve
-from .._readers import READERS, Native, detect_provider
 
 __all__ = ("extract",)
 

@@ -1,0 +1,251 @@
+"""Bodies that are not streams: one JSON document, or an HTML page.
+
+A provider that rejects a request answers with one JSON error object, and a
+caller who forgot ``stream: true`` gets one complete response -- both often
+pretty-printed over many lines.  A proxy in front of the provider answers
+with an HTML page.  The body's first significant byte tells these apart from
+a stream (:mod:`._firstbyte`, :mod:`._detect`), and the framers here take
+the body whole:
+
+- :class:`DocumentFramer` holds the JSON value from its first byte until it
+  closes -- found by the resumable scanner the call assembler uses, so each
+  byte is looked at once -- and hands it to its :class:`DocumentSink`, which
+  decodes it once.  The value may take up to ``max_line_bytes`` (it is one
+  record, like a JSON array element).  Bytes after it are reported, once.
+  For an NDJSON provider (``lines=``), a value that closes on its first line
+  is the stream's first record, and the NDJSON framer takes over.
+- :class:`HtmlPageFramer` reports the page as a
+  :class:`~streamcalls.ProviderError` quoting its ``<title>``, then the end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Protocol
+
+from ._emitter import Emitter
+from ._error_bodies import gist
+from ._http import MAX_ERROR_BODY
+from ._jsonscan import JsonScanner
+from ._records import Framer, RecordSink
+
+__all__ = ("DocumentFramer", "DocumentSink", "HtmlPageFramer", "Replace")
+
+Replace = Callable[[Framer], None]
+"""Called with the framer that takes over from this one, so that its owner feeds it directly."""
+
+
+class DocumentSink(Protocol):
+    def on_document(self, data: bytes, complete: bool) -> None:
+        """The body's JSON value; ``complete`` is False when the body ended inside it."""
+
+
+_LINE_END = re.compile(rb"[\r\n]")
+_NOT_BLANK = re.compile(rb"[^ \t\r\n]")
+# The structural scan needs no depth limit (it counts, it does not recurse);
+# the decoder reports a value that nests too deeply.
+_NO_DEPTH_LIMIT = 1 << 62
+_SHOWN = 200  # bytes of trailing data kept for its error message
+_TITLE_END = b"</title>"
+
+# Where the framer is.
+_FIRST_LINE = 0  # (lines=) inside the value, and no line has ended yet
+_VALUE = 1  # inside the value
+_AFTER = 2  # the value was handed on
+_IGNORING = 3  # the value went over the limit: the rest of the body is ignored
+_LINES = 4  # (lines=) the value closed on its first line: the NDJSON framer reads the body
+
+
+class DocumentFramer:
+    """Holds a body's one JSON value until it closes."""
+
+    __slots__ = (
+        "_buf",
+        "_documents",
+        "_emit",
+        "_lines",
+        "_max",
+        "_ndjson",
+        "_replace",
+        "_scanner",
+        "_sink",
+        "_state",
+        "_trailing",
+    )
+
+    def __init__(
+        self,
+        sink: RecordSink,
+        emit: Emitter,
+        documents: DocumentSink,
+        *,
+        lines: Callable[[RecordSink], Framer] | None = None,
+        replace: Replace | None = None,
+    ) -> None:
+        self._sink = sink  # the records' sink, for the NDJSON framer that may take over
+        self._ndjson: Framer | None = None
+        self._emit = emit
+        self._documents = documents
+        self._lines = lines
+        self._replace = replace
+        self._max = emit.limits.max_line_bytes
+        self._scanner = JsonScanner(_NO_DEPTH_LIMIT)
+        self._state = _FIRST_LINE if lines is not None else _VALUE
+        self._buf = bytearray()  # the value so far
+        self._trailing: bytearray | None = bytearray()  # None once reported
+
+    @property
+    def sink(self) -> RecordSink:
+        return self._sink
+
+    @sink.setter
+    def sink(self, sink: RecordSink) -> None:
+        self._sink = sink
+        if self._ndjson is not None:
+            self._ndjson.sink = sink
+
+    def feed(self, data: bytes) -> None:
+        state = self._state
+        if state == _AFTER:
+            self._after(data, 0)
+        elif state == _LINES:
+            self._ndjson.feed(data)  # type: ignore[union-attr]  # (when no one took the framer over)
+        elif state != _IGNORING:
+            self._value(data)
+
+    def close(self) -> None:
+        state = self._state
+        if state == _FIRST_LINE:
+            self._to_lines(b"")
+            state = _LINES
+        if state == _LINES:
+            self._ndjson.close()  # type: ignore[union-attr]
+        elif state == _VALUE:
+            self._state = _AFTER
+            data = bytes(self._buf)
+            self._buf = bytearray()
+            self._documents.on_document(data, False)
+        elif state == _AFTER and self._trailing:
+            self._trailing_done()
+
+    # -- the value -----------------------------------------------------------------
+
+    def _value(self, data: bytes) -> None:
+        pos = 0
+        if not self._buf:
+            first = _NOT_BLANK.search(data)
+            if first is None:
+                return  # blanks before the value
+            pos = first.start()
+        # One character per byte: the scanner's offsets are byte offsets, and
+        # what it looks at (quotes, brackets, backslashes) is ASCII, which no
+        # byte of a multi-byte UTF-8 character can be.
+        text = data.decode("latin-1")
+        if self._state == _FIRST_LINE:
+            line_end = _LINE_END.search(data, pos)
+            cut = len(data) if line_end is None else line_end.start()
+            if self._scanner.feed(text[pos:cut]) >= 0 or len(self._buf) + cut - pos > self._max:
+                # It closed on its first line (or is too long for a document):
+                # an NDJSON stream, whose framer reads it from the start.
+                self._to_lines(data)
+                return
+            if line_end is None:
+                self._buf += data[pos:]
+                return
+            self._state = _VALUE  # a value over several lines: a document
+            self._buf += data[pos:cut]
+            pos = cut
+        end = self._scanner.feed(text[pos:])
+        stop = len(data) if end < 0 else pos + end
+        if len(self._buf) + stop - pos > self._max:
+            self._too_long(data[pos:stop])
+            return
+        self._buf += data[pos:stop]
+        if end >= 0:
+            self._state = _AFTER
+            document = bytes(self._buf)
+            self._buf = bytearray()
+            self._documents.on_document(document, True)
+            self._after(data, stop)
+
+    def _to_lines(self, data: bytes) -> None:
+        assert self._lines is not None
+        framer = self._lines(self._sink)
+        self._ndjson = framer
+        self._state = _LINES
+        if self._replace is not None:
+            self._replace(framer)  # from now on, bytes go to it directly
+        held = bytes(self._buf)
+        self._buf = bytearray()
+        framer.feed(held + data)
+
+    def _too_long(self, tail: bytes) -> None:
+        # At least max + 1 bytes of the value have arrived, however they were
+        # cut: show the same first ones.
+        keep = min(_SHOWN, self._max + 1)
+        shown = (bytes(self._buf[:keep]) + tail[:keep])[:keep]
+        self._state = _IGNORING
+        self._buf = bytearray()
+        emit = self._emit
+        emit.parse_error(f"the body's JSON document exceeds max_line_bytes={self._max}; not read", shown)
+        emit.finish("error")
+
+    # -- after the value -----------------------------------------------------------
+
+    def _after(self, data: bytes, pos: int) -> None:
+        # Reported once, showing the same bytes however they were cut: when
+        # enough of them have arrived to show, or at the end of input.
+        trailing = self._trailing
+        if trailing is None:
+            return
+        if not trailing:
+            found = _NOT_BLANK.search(data, pos)
+            if found is None:
+                return
+            pos = found.start()
+        trailing += data[pos : pos + _SHOWN + 1 - len(trailing)]
+        if len(trailing) > _SHOWN:
+            self._trailing_done()
+
+    def _trailing_done(self) -> None:
+        shown = bytes(self._trailing or b"")
+        self._trailing = None
+        self._emit.parse_error("data after the body's JSON document; ignored", shown)
+
+
+class HtmlPageFramer:
+    """Reports an HTML page (a proxy's error page) by its title, then ignores it."""
+
+    __slots__ = ("_emit", "_page", "_searched", "sink")
+
+    def __init__(self, sink: RecordSink, emit: Emitter) -> None:
+        self.sink = sink
+        self._emit = emit
+        self._page: bytearray | None = bytearray()  # None once reported
+        self._searched = 0
+
+    def feed(self, data: bytes) -> None:
+        page = self._page
+        if page is None:
+            return
+        page += data[: MAX_ERROR_BODY - len(page)]
+        # Report as soon as the title is known (the page's head comes first),
+        # looking at each byte about once: from where the last look ended,
+        # less the length of a "</title>" that it may have cut.
+        start = max(self._searched - len(_TITLE_END) + 1, 0)
+        found = bytes(page[start:]).lower().find(_TITLE_END)
+        self._searched = len(page)
+        if found >= 0 or len(page) >= MAX_ERROR_BODY:
+            self._report()
+
+    def close(self) -> None:
+        if self._page is not None:
+            self._report()
+
+    def _report(self) -> None:
+        page = self._page or b""
+        self._page = None
+        text = gist(page.decode("utf-8", "replace"), html=True)
+        self._emit.provider_error(f"an HTML page, not a stream: {text}", "html_page")
+        self._emit.finish("error")
