@@ -297,6 +297,9 @@ class AutoDetector:
             return
         self._adopt(read_document(emit, None, obj, data, replaced))
 
+    def is_whole_body(self, data: bytes) -> bool:
+        return False  # a one-line first value is read as a record: see on_record
+
     def _first_record(self, data: bytes) -> bool:
         """Is this the stream's first record, and small enough to make the stream text?
 

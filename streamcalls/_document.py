@@ -13,7 +13,8 @@ the body whole:
   decodes it once.  The value may take up to ``max_line_bytes`` (it is one
   record, like a JSON array element).  Bytes after it are reported, once.
   For an NDJSON provider (``lines=``), a value that closes on its first line
-  is the stream's first record, and the NDJSON framer takes over.
+  is the stream's first record, and the NDJSON framer takes over -- unless
+  the sink says it is the whole body.
 - :class:`HtmlPageFramer` reports the page as a
   :class:`~streamcalls.ProviderError` quoting its ``<title>``, then the end.
 """
@@ -39,6 +40,10 @@ Replace = Callable[[Framer], None]
 class DocumentSink(Protocol):
     def on_document(self, data: bytes, complete: bool) -> None:
         """The body's JSON value; ``complete`` is False when the body ended inside it."""
+
+    def is_whole_body(self, data: bytes) -> bool:
+        """(``lines=``) Is this first value, closed on its first line, the whole
+        body (an error object, say) rather than an NDJSON stream's first record?"""
 
 
 _LINE_END = re.compile(rb"[\r\n]")
@@ -145,7 +150,15 @@ class DocumentFramer:
         if self._state == _FIRST_LINE:
             line_end = _LINE_END.search(data, pos)
             cut = len(data) if line_end is None else line_end.start()
-            if self._scanner.feed(text[pos:cut]) >= 0 or len(self._buf) + cut - pos > self._max:
+            end = self._scanner.feed(text[pos:cut])
+            closed = end >= 0
+            size = len(self._buf) + (end if closed else cut - pos)
+            if closed and size <= self._max:
+                value = bytes(self._buf) + data[pos : pos + end]
+                if self._documents.is_whole_body(value):
+                    self._deliver(value, data, pos + end)
+                    return
+            if closed or size > self._max:
                 # It closed on its first line (or is too long for a document):
                 # an NDJSON stream, whose framer reads it from the start.
                 self._to_lines(data)
@@ -163,11 +176,14 @@ class DocumentFramer:
             return
         self._buf += data[pos:stop]
         if end >= 0:
-            self._state = _AFTER
-            document = bytes(self._buf)
-            self._buf = bytearray()
-            self._documents.on_document(document, True)
-            self._after(data, stop)
+            self._deliver(bytes(self._buf), data, stop)
+
+    def _deliver(self, document: bytes, data: bytes, stop: int) -> None:
+        """The value closed at ``stop`` in ``data``: hand it on, then watch what follows."""
+        self._state = _AFTER
+        self._buf = bytearray()
+        self._documents.on_document(document, True)
+        self._after(data, stop)
 
     def _to_lines(self, data: bytes) -> None:
         assert self._lines is not None

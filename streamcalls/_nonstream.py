@@ -79,6 +79,18 @@ class DocumentReader:
             return
         read_document(emit, self._adapter, obj, data, replaced)
 
+    def is_whole_body(self, data: bytes) -> bool:
+        """A one-line first value is the whole body if it is an error object,
+        or another provider's complete response; else the stream's first record."""
+        try:
+            obj, _ = load(data, True)
+        except Unreadable:
+            return False
+        if error_in(obj) is not None:
+            return True
+        provider = document_provider(obj)
+        return provider is not None and (self._adapter is None or provider != self._adapter.name)
+
 
 def document_provider(obj: Any) -> str | None:
     """Whose complete response this decoded document is (None: no provider's)."""
