@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 
@@ -35,7 +34,7 @@ from ._error_bodies import error_in
 from ._events import ParseError
 from ._eventstream import PRELUDE_BYTES, valid_prelude
 from ._framing import framer_for
-from ._nonstream import Unreadable, document_provider, load, read_document
+from ._nonstream import Unreadable, describe, document_provider, load, read_document
 from ._records import Framer, RecordSink
 from .providers import ADAPTERS, recognize
 from .providers.text import TextAdapter
@@ -126,12 +125,6 @@ def _html_or_text(head: bytes) -> str | None:
 def sniff_framing(raw: bytes | bytearray) -> str | None:
     """The framing of a stream that starts with ``raw`` (None: cannot tell yet)."""
     return FramingSniffer().sniff(raw)
-
-
-def _keys(obj: Any) -> str:
-    if isinstance(obj, dict):
-        return "an object with keys " + ", ".join(sorted(map(str, obj))[:8])
-    return f"a JSON {type(obj).__name__}"
 
 
 class AutoDetector:
@@ -274,7 +267,7 @@ class AutoDetector:
             self._adopt(read_document(self._emit, None, obj, data))
             return
         self._emit.parse_error(
-            f"cannot tell the provider from a {self._framing} record holding {_keys(obj)}", data
+            f"cannot tell the provider from a {self._framing} record holding {describe(obj)}", data
         )
 
     def on_document(self, data: bytes, complete: bool) -> None:

@@ -35,7 +35,7 @@ from ._errors import UsageError
 from ._readers import BREAK, CALL, READERS, REASONING, TEXT, Found, Native, detect_provider
 from .providers import ADAPTERS
 
-__all__ = ("DocumentReader", "Unreadable", "document_provider", "load", "read_document")
+__all__ = ("DocumentReader", "Unreadable", "describe", "document_provider", "load", "read_document")
 
 
 class Unreadable(Exception):
@@ -92,6 +92,13 @@ class DocumentReader:
         return provider is not None and (self._adapter is None or provider != self._adapter.name)
 
 
+def describe(obj: Any) -> str:
+    """A decoded JSON value in a few words, for an error message."""
+    if isinstance(obj, dict):
+        return "an object with keys " + ", ".join(sorted(map(str, obj))[:8])
+    return f"a JSON {type(obj).__name__}"
+
+
 def document_provider(obj: Any) -> str | None:
     """Whose complete response this decoded document is (None: no provider's)."""
     try:
@@ -124,9 +131,7 @@ def read_document(
     except UsageError:  # a shape its reader rejects: a streamed chunk sent alone, say
         found = None
     if provider is None or found is None:
-        what = (
-            f"an object with keys {', '.join(sorted(map(str, obj))[:8])}" if isinstance(obj, dict) else "it"
-        )
+        what = describe(obj)
         emit.parse_error(
             f"the body is one JSON document, neither a response nor an error object: {what}", data
         )

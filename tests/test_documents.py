@@ -435,3 +435,77 @@ async def test_an_error_body_through_aparse_over_http() -> None:
 async def test_an_html_page_through_aparse_over_http() -> None:
     events = await _aparse_completion("html-502")
     assert events == PAGE_ERROR
+
+
+# -- the readers extract() shares ---------------------------------------------------------------
+
+
+def test_a_server_side_tool_in_a_converse_response_is_no_call() -> None:
+    """Nova's code interpreter runs at AWS (toolUse type server_tool_use): not a call to run here."""
+    response = {
+        "output": {
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {
+                        "toolUse": {
+                            "toolUseId": "tooluse_srv",
+                            "name": "nova_code_interpreter",
+                            "type": "server_tool_use",
+                            "input": {"snippet": "print(6 * 7)"},
+                        }
+                    },
+                    {
+                        "toolResult": {
+                            "toolUseId": "tooluse_srv",
+                            "content": [{"text": "42"}],
+                            "status": "success",
+                        }
+                    },
+                    {"text": "It is 42."},
+                    {"toolUse": {"toolUseId": "tooluse_save", "name": "save", "input": {"n": 42}}},
+                ],
+            }
+        },
+        "stopReason": "tool_use",
+    }
+    call = ToolCall("tooluse_save", "save", {"n": 42}, 0, "native")
+    assert streamcalls.extract(response) == [call]
+    events = feed_chunks([msgspec.json.encode(response)], "bedrock")
+    assert [e for e in events if type(e) is ToolCallCompleted] == [ToolCallCompleted(call)]
+    assert TextDelta("It is 42.") in events
+
+
+def test_reasoning_is_never_read_for_calls() -> None:
+    fence = '~~~tool_call\n{"name": "rm", "arguments": {"path": "/"}}\n~~~\n'
+    response = {
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": [{"type": "thinking", "thinking": fence}]},
+                "finish_reason": "stop",
+            }
+        ]
+    }
+    assert streamcalls.extract(response) == []
+    events = feed_chunks([msgspec.json.encode(response)], "openai")
+    assert events == [streamcalls.ReasoningDelta(fence), StreamFinished("stop", None, "stop")]
+
+
+def test_text_and_reasoning_keep_the_response_s_order() -> None:
+    message = {
+        "type": "message",
+        "content": [
+            {"type": "text", "text": "First. "},
+            {"type": "thinking", "thinking": "Now think."},
+            {"type": "text", "text": "Then."},
+        ],
+        "stop_reason": "end_turn",
+    }
+    events = feed_chunks([msgspec.json.encode(message)], "anthropic")
+    assert events == [
+        TextDelta("First. "),
+        streamcalls.ReasoningDelta("Now think."),
+        TextDelta("Then."),
+        StreamFinished("stop", None, "end_turn"),
+    ]
