@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ._emitter import Emitter
-from ._error_bodies import gist
+from ._error_bodies import gist, html_title
 from ._http import MAX_ERROR_BODY
 from ._jsonscan import JsonScanner
 from ._records import Framer, RecordSink
@@ -53,6 +53,7 @@ _NOT_BLANK = re.compile(rb"[^ \t\r\n]")
 _NO_DEPTH_LIMIT = 1 << 62
 _SHOWN = 200  # bytes of trailing data kept for its error message
 _TITLE_END = b"</title>"
+_TITLE_TRIES = 8  # "</title>"s looked at before the page's end: a hostile page has thousands
 
 # Where the framer is.
 _FIRST_LINE = 0  # (lines=) inside the value, and no line has ended yet
@@ -231,28 +232,42 @@ class DocumentFramer:
 
 
 class HtmlPageFramer:
-    """Reports an HTML page (a proxy's error page) by its title, then ignores it."""
+    """Reports an HTML page (a proxy's error page) by its title, then ignores it.
 
-    __slots__ = ("_emit", "_page", "_searched", "sink")
+    It is reported as soon as its title is known -- the head comes first --,
+    else from its first ``MAX_ERROR_BODY`` bytes, or at the end of input.
+    """
+
+    __slots__ = ("_emit", "_page", "_searched", "_tries", "sink")
 
     def __init__(self, sink: RecordSink, emit: Emitter) -> None:
         self.sink = sink
         self._emit = emit
         self._page: bytearray | None = bytearray()  # None once reported
         self._searched = 0
+        self._tries = _TITLE_TRIES
 
     def feed(self, data: bytes) -> None:
         page = self._page
         if page is None:
             return
         page += data[: MAX_ERROR_BODY - len(page)]
-        # Report as soon as the title is known (the page's head comes first),
-        # looking at each byte about once: from where the last look ended,
-        # less the length of a "</title>" that it may have cut.
+        # Each "</title>" may close the page's first title: look for one from
+        # where the last look ended (less the length of one it may have cut),
+        # so each byte is looked at about once.  The first title found in what
+        # has arrived is the page's first title, however the page is cut.
         start = max(self._searched - len(_TITLE_END) + 1, 0)
-        found = bytes(page[start:]).lower().find(_TITLE_END)
         self._searched = len(page)
-        if found >= 0 or len(page) >= MAX_ERROR_BODY:
+        while self._tries:
+            found = bytes(page[start:]).lower().find(_TITLE_END)
+            if found < 0:
+                break
+            self._tries -= 1
+            start += found + len(_TITLE_END)
+            if html_title(page.decode("utf-8", "replace")) is not None:
+                self._report()
+                return
+        if len(page) >= MAX_ERROR_BODY:
             self._report()
 
     def close(self) -> None:

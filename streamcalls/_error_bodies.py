@@ -34,7 +34,7 @@ from typing import Any
 
 import msgspec
 
-__all__ = ("error_in", "gist")
+__all__ = ("error_in", "gist", "html_title")
 
 _SPACES = re.compile(r"\s+")
 _TAGS = re.compile(r"<[^>]*>")
@@ -93,9 +93,15 @@ def gist(text: str, limit: int = 300, *, html: bool = False) -> str:
     page (``html``, or text that starts with ``<``) by its ``<title>``, else
     by its text without the tags."""
     if html or text.lstrip()[:1] == "<":
-        title = _TITLE.search(text)
-        text = title.group(1) if title else _TAGS.sub(" ", text)
+        title = html_title(text)
+        text = title if title is not None else _TAGS.sub(" ", text)
     text = _SPACES.sub(" ", text).strip()
     if not text:
         return "(empty body)"
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+def html_title(text: str) -> str | None:
+    """The text of a page's first ``<title>`` element, if it has one."""
+    title = _TITLE.search(text)
+    return None if title is None else title.group(1)

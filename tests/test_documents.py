@@ -509,3 +509,13 @@ def test_text_and_reasoning_keep_the_response_s_order() -> None:
         TextDelta("Then."),
         StreamFinished("stop", None, "end_turn"),
     ]
+
+
+@settings(max_examples=50, deadline=None)
+@given(cuts=st.lists(st.integers(0, 120), max_size=8))
+def test_a_page_is_reported_the_same_however_cut(cuts: list[int]) -> None:
+    """A "</title>" with no title before it must not report the page early, from what came so far
+    (found by atheris: tests/fuzz_regressions/html-closing-title-before-any-title.bin)."""
+    page = b"<html><head><tlable</title></head><body><h1>503 Unavailable</h1></body></html><title>T</title>"
+    expected = [ProviderError("an HTML page, not a stream: T", "html_page"), StreamFinished("error")]
+    assert feed_chunks(split_at(page, cuts), "openai") == expected
