@@ -162,7 +162,7 @@ class DocumentFramer:
             if closed or size > self._max:
                 # It closed on its first line (or is too long for a document):
                 # an NDJSON stream, whose framer reads it from the start.
-                self._to_lines(data)
+                self._to_lines(data[pos:])  # (from the value: leading blanks are dropped, however cut)
                 return
             if line_end is None:
                 self._buf += data[pos:]
