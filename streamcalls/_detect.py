@@ -345,7 +345,7 @@ class AutoDetector:
         self._to_text_done = True
         self._keep_raw = False
         self._raw = bytearray()
-        framer = framer_for("text", adapter, self._emit, self)
+        framer = framer_for("text", adapter, self._emit, self, self._replace)
         self._framer = framer
         self._resolved(framer, adapter)
         framer.feed(raw)

@@ -13,8 +13,8 @@ the body whole:
   decodes it once.  The value may take up to ``max_line_bytes`` (it is one
   record, like a JSON array element).  Bytes after it are reported, once.
   For an NDJSON provider (``lines=``), a value that closes on its first line
-  is the stream's first record, and the NDJSON framer takes over -- unless
-  the sink says it is the whole body.
+  is the stream's first record, and the NDJSON framer takes over (its owner
+  is told, and feeds it directly) -- unless the sink says it is the whole body.
 - :class:`HtmlPageFramer` reports the page as a
   :class:`~streamcalls.ProviderError` quoting its ``<title>``, then the end.
 """
@@ -30,6 +30,7 @@ from ._error_bodies import gist, html_title
 from ._http import MAX_ERROR_BODY
 from ._jsonscan import JsonScanner
 from ._records import Framer, RecordSink
+from ._trailing import Trailing
 
 __all__ = ("DocumentFramer", "DocumentSink", "HtmlPageFramer", "Replace")
 
@@ -59,8 +60,7 @@ _TITLE_TRIES = 8  # "</title>"s looked at before the page's end: a hostile page 
 _FIRST_LINE = 0  # (lines=) inside the value, and no line has ended yet
 _VALUE = 1  # inside the value
 _AFTER = 2  # the value was handed on
-_IGNORING = 3  # the value went over the limit: the rest of the body is ignored
-_LINES = 4  # (lines=) the value closed on its first line: the NDJSON framer reads the body
+_IGNORING = 3  # over the limit, or the NDJSON framer took over: nothing more comes here
 
 
 class DocumentFramer:
@@ -72,12 +72,10 @@ class DocumentFramer:
         "_emit",
         "_lines",
         "_max",
-        "_ndjson",
-        "_replace",
         "_scanner",
-        "_sink",
         "_state",
         "_trailing",
+        "sink",
     )
 
     def __init__(
@@ -86,54 +84,36 @@ class DocumentFramer:
         emit: Emitter,
         documents: DocumentSink,
         *,
-        lines: Callable[[RecordSink], Framer] | None = None,
-        replace: Replace | None = None,
+        lines: tuple[Callable[[RecordSink], Framer], Replace] | None = None,
     ) -> None:
-        self._sink = sink  # the records' sink, for the NDJSON framer that may take over
-        self._ndjson: Framer | None = None
+        self.sink = sink  # the records' sink, for the NDJSON framer that may take over
         self._emit = emit
         self._documents = documents
-        self._lines = lines
-        self._replace = replace
+        self._lines = lines  # the NDJSON framer's maker, and who is told it took over
         self._max = emit.limits.max_line_bytes
         self._scanner = JsonScanner(_NO_DEPTH_LIMIT)
         self._state = _FIRST_LINE if lines is not None else _VALUE
         self._buf = bytearray()  # the value so far
-        self._trailing: bytearray | None = bytearray()  # None once reported
-
-    @property
-    def sink(self) -> RecordSink:
-        return self._sink
-
-    @sink.setter
-    def sink(self, sink: RecordSink) -> None:
-        self._sink = sink
-        if self._ndjson is not None:
-            self._ndjson.sink = sink
+        self._trailing = Trailing(emit.out, "data after the body's JSON document; ignored")
 
     def feed(self, data: bytes) -> None:
         state = self._state
         if state == _AFTER:
-            self._after(data, 0)
-        elif state == _LINES:
-            self._ndjson.feed(data)  # type: ignore[union-attr]  # (when no one took the framer over)
+            self._trailing.feed(data)
         elif state != _IGNORING:
             self._value(data)
 
     def close(self) -> None:
         state = self._state
         if state == _FIRST_LINE:
-            self._to_lines(b"")
-            state = _LINES
-        if state == _LINES:
-            self._ndjson.close()  # type: ignore[union-attr]
+            self._to_lines(b"").close()
         elif state == _VALUE:
             self._state = _AFTER
             data = bytes(self._buf)
             self._buf = bytearray()
             self._documents.on_document(data, False)
-        elif state == _AFTER and self._trailing:
-            self._trailing_done()
+        elif state == _AFTER:
+            self._trailing.close()
 
     # -- the value -----------------------------------------------------------------
 
@@ -184,18 +164,18 @@ class DocumentFramer:
         self._state = _AFTER
         self._buf = bytearray()
         self._documents.on_document(document, True)
-        self._after(data, stop)
+        self._trailing.feed(data, stop)
 
-    def _to_lines(self, data: bytes) -> None:
+    def _to_lines(self, data: bytes) -> Framer:
         assert self._lines is not None
-        framer = self._lines(self._sink)
-        self._ndjson = framer
-        self._state = _LINES
-        if self._replace is not None:
-            self._replace(framer)  # from now on, bytes go to it directly
+        make, replace = self._lines
+        framer = make(self.sink)
+        self._state = _IGNORING  # this framer is done
+        replace(framer)  # from now on, bytes go to the NDJSON framer directly
         held = bytes(self._buf)
         self._buf = bytearray()
         framer.feed(held + data)
+        return framer
 
     def _too_long(self, tail: bytes) -> None:
         # At least max + 1 bytes of the value have arrived, however they were
@@ -207,28 +187,6 @@ class DocumentFramer:
         emit = self._emit
         emit.parse_error(f"the body's JSON document exceeds max_line_bytes={self._max}; not read", shown)
         emit.finish("error")
-
-    # -- after the value -----------------------------------------------------------
-
-    def _after(self, data: bytes, pos: int) -> None:
-        # Reported once, showing the same bytes however they were cut: when
-        # enough of them have arrived to show, or at the end of input.
-        trailing = self._trailing
-        if trailing is None:
-            return
-        if not trailing:
-            found = _NOT_BLANK.search(data, pos)
-            if found is None:
-                return
-            pos = found.start()
-        trailing += data[pos : pos + _SHOWN + 1 - len(trailing)]
-        if len(trailing) > _SHOWN:
-            self._trailing_done()
-
-    def _trailing_done(self) -> None:
-        shown = bytes(self._trailing or b"")
-        self._trailing = None
-        self._emit.parse_error("data after the body's JSON document; ignored", shown)
 
 
 class HtmlPageFramer:

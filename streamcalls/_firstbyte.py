@@ -51,8 +51,8 @@ def body_framing(framing: str, first: int) -> str:
 class FirstByteFramer:
     """Holds back until the first significant byte, then delegates to the chosen framer.
 
-    ``replace`` is told the chosen framer, so that its owner can feed it
-    directly from then on.
+    ``replace`` is told the chosen framer (and any framer that one hands over
+    to), so that its owner can feed it directly from then on.
     """
 
     __slots__ = ("_build", "_choose", "_framer", "_replace", "_sink")
@@ -61,7 +61,7 @@ class FirstByteFramer:
         self,
         sink: RecordSink,
         choose: Callable[[int], str],
-        build: Callable[[str, RecordSink], Framer],
+        build: Callable[[str, RecordSink, Replace], Framer],
         replace: Replace | None = None,
     ) -> None:
         self._sink = sink
@@ -86,11 +86,14 @@ class FirstByteFramer:
             data = data.lstrip(_WHITESPACE)
             if not data:
                 return
-            framer = self._build(self._choose(data[0]), self._sink)
-            self._framer = framer
-            if self._replace is not None:
-                self._replace(framer)
+            framer = self._build(self._choose(data[0]), self._sink, self._adopt)
+            self._adopt(framer)
         framer.feed(data)
+
+    def _adopt(self, framer: Framer) -> None:
+        self._framer = framer
+        if self._replace is not None:
+            self._replace(framer)
 
     def close(self) -> None:
         if self._framer is not None:

@@ -30,16 +30,21 @@ def make_framer(framing: str, sink: RecordSink, emit: Emitter, replace: Replace 
         return TextFramer(sink, emit)
     documents = DocumentReader(emit, sink if isinstance(sink, Adapter) else None)
 
-    def build(chosen: str, sink: RecordSink) -> Framer:
-        return framer_for(chosen, sink, emit, documents, replace)
+    def build(chosen: str, sink: RecordSink, chosen_replace: Replace) -> Framer:
+        return framer_for(chosen, sink, emit, documents, chosen_replace)
 
     return FirstByteFramer(sink, partial(body_framing, framing), build, replace)
 
 
 def framer_for(
-    framing: str, sink: RecordSink, emit: Emitter, documents: DocumentSink, replace: Replace | None = None
+    framing: str, sink: RecordSink, emit: Emitter, documents: DocumentSink, replace: Replace
 ) -> Framer:
-    """The framer for a framing already chosen."""
+    """The framer for a framing already chosen.
+
+    ``documents`` reads a body that is one JSON document; ``replace`` is told
+    when the framer built hands over to another (a JSON body that turns out
+    to be an NDJSON stream).
+    """
     limits = emit.limits
     if framing == "sse":
         return SSEFramer(sink, emit.out, limits.max_line_bytes, limits.max_event_bytes)
@@ -58,7 +63,7 @@ def framer_for(
         def lines(to: RecordSink) -> Framer:
             return NDJSONFramer(to, emit.out, limits.max_line_bytes)
 
-        return DocumentFramer(sink, emit, documents, lines=lines, replace=replace)
+        return DocumentFramer(sink, emit, documents, lines=(lines, replace))
     if framing == "html":
         return HtmlPageFramer(sink, emit)
     raise AssertionError(f"no framer for {framing!r}")

@@ -88,8 +88,8 @@ class DocumentReader:
             return False
         if error_in(obj) is not None:
             return True
-        provider = document_provider(obj)
-        return provider is not None and (self._adapter is None or provider != self._adapter.name)
+        adapter = self._adapter
+        return adapter is not None and document_provider(obj) not in (None, adapter.name)
 
 
 def describe(obj: Any) -> str:
