@@ -52,7 +52,7 @@ _NOT_BLANK = re.compile(rb"[^ \t\r\n]")
 # The structural scan needs no depth limit (it counts, it does not recurse);
 # the decoder reports a value that nests too deeply.
 _NO_DEPTH_LIMIT = 1 << 62
-_SHOWN = 200  # bytes of trailing data kept for its error message
+_SHOWN = 200  # bytes of a value over the limit shown in its error message
 _TITLE_END = b"</title>"
 _TITLE_TRIES = 8  # "</title>"s looked at before the page's end: a hostile page has thousands
 
