@@ -18,7 +18,7 @@ from collections.abc import Callable
 from ._document import Replace
 from ._records import Framer, RecordSink
 
-__all__ = ("FirstByteFramer", "body_framing")
+__all__ = ("FirstByteFramer", "body_framing", "json_or_sse")
 
 _WHITESPACE = b" \t\r\n"
 _LT = ord("<")
@@ -42,10 +42,13 @@ def body_framing(framing: str, first: int) -> str:
     if framing == "ndjson" and first != _BRACKET:  # (no NDJSON record is an array)
         return "json-or-ndjson" if first == _BRACE else "ndjson"
     if framing == "json-array-or-sse":  # Gemini: the URL's ?alt=sse decides
-        if first == _BRACKET:
-            return "json-array"
-        framing = "sse"
+        return "json-document" if first == _BRACE else json_or_sse(first)
     return "json-document" if first in (_BRACE, _BRACKET) else framing
+
+
+def json_or_sse(first: int) -> str:
+    """The framing of a Gemini stream that starts with byte ``first``: ``[`` or ``{`` a JSON body, else SSE."""
+    return "json-array" if first in b"[{" else "sse"
 
 
 class FirstByteFramer:
