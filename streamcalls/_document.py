@@ -60,7 +60,8 @@ _TITLE_TRIES = 8  # "</title>"s looked at before the page's end: a hostile page 
 _FIRST_LINE = 0  # (lines=) inside the value, and no line has ended yet
 _VALUE = 1  # inside the value
 _AFTER = 2  # the value was handed on
-_IGNORING = 3  # over the limit, or the NDJSON framer took over: nothing more comes here
+_IGNORING = 3  # the value went over the limit: the rest of the body is ignored
+_LINES = 4  # (lines=) the NDJSON framer took over
 
 
 class DocumentFramer:
@@ -72,6 +73,7 @@ class DocumentFramer:
         "_emit",
         "_lines",
         "_max",
+        "_ndjson",
         "_scanner",
         "_state",
         "_trailing",
@@ -90,6 +92,7 @@ class DocumentFramer:
         self._emit = emit
         self._documents = documents
         self._lines = lines  # the NDJSON framer's maker, and who is told it took over
+        self._ndjson: Framer | None = None  # the NDJSON framer, once it took over
         self._max = emit.limits.max_line_bytes
         self._scanner = JsonScanner(_NO_DEPTH_LIMIT)
         self._state = _FIRST_LINE if lines is not None else _VALUE
@@ -100,6 +103,10 @@ class DocumentFramer:
         state = self._state
         if state == _AFTER:
             self._trailing.feed(data)
+        elif state == _LINES:
+            # An owner that feeds a chunk in pieces (a filter in front of the
+            # framer) may hand this one the rest of the chunk it took over in.
+            self._ndjson.feed(data)  # type: ignore[union-attr]
         elif state != _IGNORING:
             self._value(data)
 
@@ -170,7 +177,8 @@ class DocumentFramer:
         assert self._lines is not None
         make, replace = self._lines
         framer = make(self.sink)
-        self._state = _IGNORING  # this framer is done
+        self._ndjson = framer
+        self._state = _LINES
         replace(framer)  # from now on, bytes go to the NDJSON framer directly
         held = bytes(self._buf)
         self._buf = bytearray()

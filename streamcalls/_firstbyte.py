@@ -30,17 +30,17 @@ def body_framing(framing: str, first: int) -> str:
     """How to read a body that starts with byte ``first``, from a provider whose streams use ``framing``.
 
     No stream starts with ``<``: that is a page, a proxy's error page
-    (``"html"``).  An SSE, NDJSON or AWS event-stream body never starts with
-    ``[``, nor an SSE or event-stream body with ``{``: that is one JSON
-    document (``"json-document"``) -- except Gemini's ``[``, its streamed JSON
-    array.  An NDJSON body that starts with ``{`` is a stream if its first
-    value closes on its first line, else one pretty-printed document
+    (``"html"``).  An SSE or AWS event-stream body never starts with ``{`` or
+    ``[``: that is one JSON document (``"json-document"``) -- except Gemini's
+    ``[``, its streamed JSON array.  An NDJSON body that starts with ``{`` or
+    ``[`` is a stream if its first value closes on its first line (and is
+    not an error object), else one pretty-printed document
     (``"json-or-ndjson"``).
     """
     if first == _LT:
         return "html"
-    if framing == "ndjson" and first != _BRACKET:  # (no NDJSON record is an array)
-        return "json-or-ndjson" if first == _BRACE else "ndjson"
+    if framing == "ndjson":
+        return "json-or-ndjson" if first in (_BRACE, _BRACKET) else "ndjson"
     if framing == "json-array-or-sse":  # Gemini: the URL's ?alt=sse decides
         return "json-document" if first == _BRACE else json_or_sse(first)
     return "json-document" if first in (_BRACE, _BRACKET) else framing
