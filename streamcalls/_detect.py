@@ -3,32 +3,38 @@
 Two steps.  The first bytes choose the framing: a 0x00 byte opening a
 12-byte prelude whose CRC matches means a binary AWS event stream, an SSE
 field (``data:``, ``event:``, ``id:``, ``retry:``, ``:``) means SSE, ``{``
-NDJSON, ``[{`` a streamed JSON array of objects, anything else plain text
-(a model's text may well start with ``[``).  Then the first complete
-record chooses the provider: each adapter's ``recognizes`` is asked in
-turn.  A record no adapter claims is reported as a
-:class:`~streamcalls.ParseError` naming what it held, and the next record
-is tried.
+NDJSON -- or one JSON document, when the first value spans several lines --,
+``[{`` a streamed JSON array of objects, ``<!doctype html`` or ``<html`` (in
+any case) a proxy's error page, anything else plain text (a model's text
+may well start with ``[`` or ``<``).  Then the first complete record chooses
+the provider: each adapter's ``recognizes`` is asked in turn.  A record no
+adapter claims is reported as a :class:`~streamcalls.ParseError` naming what
+it held, and the next record is tried -- unless it is an error object in any
+provider's shape (a :class:`~streamcalls.ProviderError`), or, as a body's
+first JSON value, a complete response (the caller forgot ``stream: true``;
+read by :mod:`._nonstream`).
 
 A stream that looked like NDJSON or a JSON array but whose first record is
-not JSON, or is a bare ``{"name": ..., "arguments": ...}`` object, is the
-model's own text: its bytes, kept until then (up to ``max_detect_bytes``),
-are replayed into a text stream.
+not JSON, is a bare ``{"name": ..., "arguments": ...}`` object, or (a JSON
+document) is neither an error nor a response, is the model's own text: its
+bytes, kept until then (up to ``max_detect_bytes``), are replayed into a
+text stream.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 
 from ._adapter import Adapter
 from ._emitter import Emitter
+from ._error_bodies import error_in
 from ._events import ParseError
 from ._eventstream import PRELUDE_BYTES, valid_prelude
-from ._framing import make_framer
+from ._framing import framer_for
+from ._nonstream import Unreadable, describe, document_provider, load, read_document
 from ._records import Framer, RecordSink
 from .providers import ADAPTERS, recognize
 from .providers.text import TextAdapter
@@ -45,6 +51,9 @@ Resolved = Callable[[Framer, Adapter], None]
 
 
 _SIGNIFICANT = re.compile(rb"[^ \t\r\n]")
+# How an HTML document opens (lower-cased), and the bytes that may follow.
+_HTML_STARTS = (b"<!doctype html", b"<html")
+_AFTER_HTML = b" \t\r\n>"
 
 
 class FramingSniffer:
@@ -90,6 +99,8 @@ class FramingSniffer:
                 self._scanned = len(raw)
                 return None
             return "json-array" if raw[found.start()] == ord("{") else "text"
+        if lead == b"<":
+            return _html_or_text(bytes(raw[first : first + 16]).lower())
         head = bytes(raw[first : first + 7])
         for field in _SSE_FIELDS:
             if head.startswith(field):
@@ -99,15 +110,21 @@ class FramingSniffer:
         return "text"
 
 
+def _html_or_text(head: bytes) -> str | None:
+    """An HTML document is an error page; other markup may be a model's text."""
+    for start in _HTML_STARTS:
+        if head.startswith(start):
+            if len(head) == len(start):
+                return None  # the next byte decides: "<html>" or "<htmlish"
+            return "html" if head[len(start)] in _AFTER_HTML else "text"
+        if start.startswith(head):
+            return None
+    return "text"
+
+
 def sniff_framing(raw: bytes | bytearray) -> str | None:
     """The framing of a stream that starts with ``raw`` (None: cannot tell yet)."""
     return FramingSniffer().sniff(raw)
-
-
-def _keys(obj: Any) -> str:
-    if isinstance(obj, dict):
-        return "an object with keys " + ", ".join(sorted(map(str, obj))[:8])
-    return f"a JSON {type(obj).__name__}"
 
 
 class AutoDetector:
@@ -170,9 +187,15 @@ class AutoDetector:
         self._keep_raw = framing in ("ndjson", "json-array")  # could still turn out to be text
         if self._keep_raw:
             self._raw += raw
-        self._framer = make_framer(framing, self, self._emit)
-        self._framer.feed(raw)
+        chosen = "json-or-ndjson" if framing == "ndjson" else framing
+        framer = framer_for(chosen, self, self._emit, self, self._replace)
+        self._framer = framer
+        framer.feed(raw)
         self._after_framing()
+
+    def _replace(self, framer: Framer) -> None:
+        """The JSON body's framer found an NDJSON stream: its framer takes over."""
+        self._framer = framer
 
     def _after_framing(self) -> None:
         self._fall_back_if_asked()
@@ -197,6 +220,7 @@ class AutoDetector:
         self._mark = len(self._emit.out)
         if framer is not None:
             framer.close()
+            framer = self._framer  # the framer it handed over to, if it did
             self._fall_back_if_asked()
         elif self._raw.strip(_WHITESPACE):
             self._to_text(bytes(self._raw))
@@ -212,10 +236,7 @@ class AutoDetector:
         if adapter is not None:  # a record after the decision, in the same feed
             adapter.on_record(name, data)
             return
-        # Only a first record of at most max_detect_bytes can make the stream
-        # text (a rule on the stream, not on how it was chunked).
-        first = self._first and len(data) <= self._emit.limits.max_detect_bytes and not self._framing_errors()
-        self._first = False
+        first = self._first_record(data)
         try:
             try:
                 obj = msgspec.json.decode(data)
@@ -234,13 +255,53 @@ class AutoDetector:
         if first and self._keep_raw and TextAdapter.recognizes(name, obj):
             self._ask_for_text()
             return
-        default = ADAPTERS.get(_ERROR_DEFAULT.get(self._framing, ""))
-        if default is not None and isinstance(obj, dict) and "error" in obj:
-            self._use(default).on_record(name, data)
+        error = error_in(obj)
+        if error is not None:
+            default = ADAPTERS.get(_ERROR_DEFAULT.get(self._framing, ""))
+            if default is not None:
+                self._use(default)
+            self._emit.provider_error(*error)
+            return
+        if self._framing == "ndjson" and document_provider(obj) is not None:
+            # The body's first value is a whole response on one line (no stream: true).
+            self._adopt(read_document(self._emit, None, obj, data))
             return
         self._emit.parse_error(
-            f"cannot tell the provider from a {self._framing} record holding {_keys(obj)}", data
+            f"cannot tell the provider from a {self._framing} record holding {describe(obj)}", data
         )
+
+    def on_document(self, data: bytes, complete: bool) -> None:
+        """The body's first JSON value spans several lines: one document, or the model's text."""
+        if self._to_text_done:
+            return
+        first = self._first_record(data)
+        emit = self._emit
+        try:
+            obj, replaced = load(data, complete)
+        except Unreadable as exc:
+            if first and self._keep_raw:
+                self._ask_for_text()
+            else:
+                emit.parse_error(str(exc), data)
+                emit.finish("error")
+            return
+        if first and self._keep_raw and error_in(obj) is None and document_provider(obj) is None:
+            self._ask_for_text()  # JSON, but neither an error nor a response
+            return
+        self._adopt(read_document(emit, None, obj, data, replaced))
+
+    def is_whole_body(self, data: bytes) -> bool:
+        return False  # a one-line first value is read as a record: see on_record
+
+    def _first_record(self, data: bytes) -> bool:
+        """Is this the stream's first record, and small enough to make the stream text?
+
+        Only a first record of at most max_detect_bytes can make the stream
+        text (a rule on the stream, not on how it was chunked).
+        """
+        first = self._first and len(data) <= self._emit.limits.max_detect_bytes and not self._framing_errors()
+        self._first = False
+        return first
 
     def on_done(self) -> None:
         if self._to_text_done:
@@ -251,14 +312,20 @@ class AutoDetector:
 
     def _use(self, cls: type[Adapter]) -> Adapter:
         adapter = cls(self._emit)
-        self.adapter = adapter
+        self._adopt(adapter)
+        return adapter
+
+    def _adopt(self, adapter: Adapter | None) -> None:
+        """The provider is decided: ``adapter``'s, or none's (an error body)."""
         self._keep_raw = False
         self._raw = bytearray()
+        if adapter is None:
+            return
+        self.adapter = adapter
         framer = self._framer
         assert framer is not None
         framer.sink = adapter
         self._resolved(framer, adapter)
-        return adapter
 
     def _ask_for_text(self) -> None:
         """The stream is the model's text after all.  The switch happens once the
@@ -278,7 +345,7 @@ class AutoDetector:
         self._to_text_done = True
         self._keep_raw = False
         self._raw = bytearray()
-        framer = make_framer("text", adapter, self._emit)
+        framer = framer_for("text", adapter, self._emit, self, self._replace)
         self._framer = framer
         self._resolved(framer, adapter)
         framer.feed(raw)

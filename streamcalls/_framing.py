@@ -1,21 +1,51 @@
-"""Building the framer for a framing name."""
+"""Building the framer that reads a body."""
 
 from __future__ import annotations
 
+from functools import partial
+
+from ._adapter import Adapter
+from ._document import DocumentFramer, DocumentSink, HtmlPageFramer, Replace
 from ._emitter import Emitter
 from ._eventstream import EventStreamFramer
-from ._firstbyte import FirstByteFramer, json_or_sse
+from ._firstbyte import FirstByteFramer, body_framing
 from ._jsonarray import JSONArrayFramer
 from ._ndjson import NDJSONFramer
+from ._nonstream import DocumentReader
 from ._records import Framer, RecordSink
 from ._sse import SSEFramer
 from ._utf8 import drop_invalid
 from .providers.text import TextFramer
 
-__all__ = ("make_framer",)
+__all__ = ("framer_for", "make_framer")
 
 
-def make_framer(framing: str, sink: RecordSink, emit: Emitter) -> Framer:
+def make_framer(framing: str, sink: RecordSink, emit: Emitter, replace: Replace | None = None) -> Framer:
+    """The framer for a named provider's body (``framing``: its streams'; ``sink``: its adapter).
+
+    Its first significant byte tells a stream from a JSON document or an HTML
+    page (see :func:`~._firstbyte.body_framing`); ``replace`` is told the
+    framer chosen then.  Plain text is always text.
+    """
+    if framing == "text":
+        return TextFramer(sink, emit)
+    documents = DocumentReader(emit, sink if isinstance(sink, Adapter) else None)
+
+    def build(chosen: str, sink: RecordSink, chosen_replace: Replace) -> Framer:
+        return framer_for(chosen, sink, emit, documents, chosen_replace)
+
+    return FirstByteFramer(sink, partial(body_framing, framing), build, replace)
+
+
+def framer_for(
+    framing: str, sink: RecordSink, emit: Emitter, documents: DocumentSink, replace: Replace
+) -> Framer:
+    """The framer for a framing already chosen.
+
+    ``documents`` reads a body that is one JSON document; ``replace`` is told
+    when the framer built hands over to another (a JSON body that turns out
+    to be an NDJSON stream).
+    """
     limits = emit.limits
     if framing == "sse":
         return SSEFramer(sink, emit.out, limits.max_line_bytes, limits.max_event_bytes)
@@ -28,6 +58,14 @@ def make_framer(framing: str, sink: RecordSink, emit: Emitter) -> Framer:
     if framing == "eventstream":
         clean = drop_invalid if emit.report_invalid_utf8 else None
         return EventStreamFramer(sink, emit.out, limits.max_event_bytes, clean)
-    if framing == "json-array-or-sse":  # Gemini: the URL's ?alt=sse decides
-        return FirstByteFramer(sink, json_or_sse, lambda chosen, to: make_framer(chosen, to, emit))
+    if framing == "json-document":
+        return DocumentFramer(sink, emit, documents)
+    if framing == "json-or-ndjson":
+
+        def lines(to: RecordSink) -> Framer:
+            return NDJSONFramer(to, emit.out, limits.max_line_bytes)
+
+        return DocumentFramer(sink, emit, documents, lines=(lines, replace))
+    if framing == "html":
+        return HtmlPageFramer(sink, emit)
     raise AssertionError(f"no framer for {framing!r}")

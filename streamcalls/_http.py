@@ -8,12 +8,11 @@ a :class:`~streamcalls.ProviderError` event, not as a JSON traceback.
 
 from __future__ import annotations
 
-import re
 from http import HTTPStatus
-from typing import Any
 
 import msgspec
 
+from ._error_bodies import error_in, gist
 from ._events import Event, ProviderError, StreamFinished
 
 __all__ = ("MAX_ERROR_BODY", "STREAM_CONTENT_TYPES", "bad_response_events", "problem_with")
@@ -32,10 +31,6 @@ STREAM_CONTENT_TYPES = frozenset(
     }
 )
 """Content types whose body the parser reads (a missing content type is read too)."""
-
-_SPACES = re.compile(r"\s+")
-_TAGS = re.compile(r"<[^>]*>")
-_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 
 def media_type(content_type: str | None) -> str:
@@ -58,11 +53,9 @@ def problem_with(status: int, content_type: str | None) -> str | None:
 def bad_response_events(status: int, reason: str, content_type: str | None, body: bytes) -> list[Event]:
     """The events for a response that is an error rather than a stream.
 
-    A JSON error object gives its message and code (OpenAI
-    ``{"error": {"message", "type", "code"}}``, Anthropic ``{"type": "error",
-    "error": {"type", "message"}}``, Ollama ``{"error": "..."}``, Gemini
-    ``{"error": {"code", "message", "status"}}``, ``{"detail": ...}``, ...);
-    anything else a readable preview of the body.  The message starts with
+    A JSON error object in any provider's shape gives its message and code
+    (see :mod:`._error_bodies`); anything else a readable preview of the
+    body (an HTML page: its title).  The message starts with
     the HTTP status; ``code`` is the provider's error code or type, else the
     status.  A :class:`StreamFinished` with reason ``"error"`` follows.
     """
@@ -92,34 +85,8 @@ def _json_error(body: bytes) -> tuple[str, str | None] | None:
         obj = msgspec.json.decode(body)
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         return None
-    if isinstance(obj, list) and obj:  # Gemini's JSON-array responses wrap the error
-        obj = obj[0]
-    if not isinstance(obj, dict):
-        return None
-    error: Any = obj.get("error", obj)
-    if isinstance(error, str):
-        return error, _text(obj.get("code") or obj.get("type"))
-    if not isinstance(error, dict):
-        return None
-    message = error.get("message") or error.get("detail") or error.get("error")
-    if message is None:
-        return None
-    if not isinstance(message, str):
-        message = msgspec.json.encode(message).decode()
-    code = error.get("code") or error.get("type") or error.get("status")
-    return message, _text(code)
+    return error_in(obj)
 
 
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def _preview(body: bytes, kind: str, limit: int = 300) -> str:
-    text = body.decode("utf-8", "replace")
-    if "html" in kind or text.lstrip()[:1] == "<":
-        title = _TITLE.search(text)
-        text = title.group(1) if title else _TAGS.sub(" ", text)
-    text = _SPACES.sub(" ", text).strip()
-    if not text:
-        return "(empty body)"
-    return text if len(text) <= limit else text[:limit] + "..."
+def _preview(body: bytes, kind: str) -> str:
+    return gist(body.decode("utf-8", "replace"), html="html" in kind)

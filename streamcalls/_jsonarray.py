@@ -42,6 +42,7 @@ import re
 from ._events import Event, ParseError
 from ._lines import preview
 from ._records import RecordSink
+from ._trailing import Trailing
 
 __all__ = ("JSONArrayFramer",)
 
@@ -58,7 +59,6 @@ _SIGNIFICANT = re.compile(rb"[^ \t\r\n,]")
 # the array if one is open.
 _RESYNC = re.compile(rb'[{\["]')
 _RESYNC_IN_ARRAY = re.compile(rb'[{\["\]]')
-_NOT_WHITESPACE = re.compile(rb"[^ \t\r\n]")
 
 _QUOTE = 0x22
 _OPEN_BRACE = 0x7B
@@ -90,7 +90,6 @@ class JSONArrayFramer:
         "_skipping",
         "_state",
         "_trailing",
-        "_trailing_reported",
         "sink",
     )
 
@@ -107,8 +106,7 @@ class JSONArrayFramer:
         self._in_string = False
         self._escape = False
         self._garbage = bytearray()  # the start of the current garbage run
-        self._trailing = bytearray()  # the start of what came after the "]"
-        self._trailing_reported = False
+        self._trailing = Trailing(out, "data after the end of the JSON array; ignored")
 
     # -- input -------------------------------------------------------------------
 
@@ -124,14 +122,13 @@ class JSONArrayFramer:
             elif state == _GARBAGE:
                 pos = self._in_garbage(data, pos)
             else:
-                self._after_end(data, pos)
+                self._trailing.feed(data, pos)
                 return
 
     def close(self) -> None:
         state = self._state
         if state == _ENDED:
-            if self._trailing and not self._trailing_reported:
-                self._trailing_done()
+            self._trailing.close()
         elif state == _GARBAGE:
             self._garbage_done()
         elif state == _ELEMENT:
@@ -178,27 +175,6 @@ class JSONArrayFramer:
         self._garbage.clear()
         self._state = _BETWEEN
         self._out.append(ParseError("unexpected bytes between JSON array elements; skipped", preview(shown)))
-
-    def _after_end(self, data: bytes, pos: int) -> None:
-        # Reported once, showing the same bytes however they were cut: when
-        # enough of them have arrived to show, or at the end of input.
-        if self._trailing_reported:
-            return
-        trailing = self._trailing
-        if not trailing:
-            match = _NOT_WHITESPACE.search(data, pos)
-            if match is None:
-                return
-            pos = match.start()
-        trailing += data[pos : pos + _GARBAGE_SHOWN + 1 - len(trailing)]
-        if len(trailing) > _GARBAGE_SHOWN:
-            self._trailing_done()
-
-    def _trailing_done(self) -> None:
-        self._trailing_reported = True
-        shown = preview(self._trailing)
-        self._trailing = bytearray()
-        self._out.append(ParseError("data after the end of the JSON array; ignored", shown))
 
     # -- inside an element -------------------------------------------------------
 

@@ -23,9 +23,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     :class:`~streamcalls.ParseError` for framing) with the limit's name in the
     message, and parsing goes on.
 
-    - ``max_line_bytes``: one SSE/NDJSON line, and one element of a JSON array
-      stream.  Ollama and Gemini send a whole call in one line, so this is
-      above ``max_arguments_bytes``.
+    - ``max_line_bytes``: one SSE/NDJSON line, one element of a JSON array
+      stream, and a body that is one JSON document (an error, a response).
+      Ollama and Gemini send a whole call in one line, so this is above
+      ``max_arguments_bytes``.
     - ``max_event_bytes``: the data of one SSE event or one binary frame.
     - ``max_arguments_bytes``: the arguments of one call (counted in characters).
     - ``max_buffered_bytes``: the arguments of all the calls open at once, together.

@@ -144,7 +144,7 @@ class StreamParser:
             self._adapter = adapter
             if emit.report_invalid_utf8 and cls.framing != "eventstream":
                 self._utf8 = Utf8Filter(binary_gate=False)
-            self._framer = self._checked(make_framer(cls.framing, adapter, emit))
+            self._framer = self._checked(make_framer(cls.framing, adapter, emit, self._set_framer))
         self._provider = provider
 
     def _checked(self, framer: Framer) -> Framer:
@@ -154,6 +154,9 @@ class StreamParser:
     def _resolved(self, framer: Framer, adapter: Adapter) -> None:
         self._framer = self._checked(framer)
         self._adapter = adapter
+
+    def _set_framer(self, framer: Framer) -> None:
+        self._framer = self._checked(framer)  # the one a body's first byte chose: fed directly from now on
 
     @property
     def provider(self) -> str | None:

@@ -25,7 +25,7 @@ from streamcalls import (
 DATA = Path(__file__).parent / "data"
 
 # Extensions of recorded streams; the expected events sit beside each as NAME.events.jsonl.
-STREAM_SUFFIXES = (".sse", ".ndjson", ".json", ".bin", ".txt")
+STREAM_SUFFIXES = (".sse", ".ndjson", ".json", ".bin", ".txt", ".html")
 
 
 def counter_ids(prefix: str = "call_gen_") -> Callable[[], str]:

@@ -70,6 +70,8 @@ async def test_every_recording_over_http_gives_its_expected_events() -> None:
     assert len(cases) >= 20
     async with replay(max_delay=0.0) as (_, url), http_client() as client:  # random cuts, no pauses
         for case in cases:
+            if case.path.suffix == ".html":
+                continue  # a proxy's page, not a provider's body: see test_documents.py
             key = f"{case.provider}/{case.path.stem}"
             async with client.stream("GET", f"{url}/replay/{key}") as response:
                 assert response.headers["x-replay-recording"] == key

@@ -52,7 +52,26 @@ def test_what_is_parsed(status: int, content_type: str | None, problem: str | No
             429,
             b'[{"error": {"code": 429, "message": "Quota exceeded", "status": "RESOURCE_EXHAUSTED"}}]',
             "HTTP 429 Too Many Requests: Quota exceeded",
-            "429",
+            "RESOURCE_EXHAUSTED",  # as the Gemini stream reports it: google.rpc.Status names it
+        ),
+        (
+            400,
+            b'{"object": "error", "message": "Assistant message must have either content or tool_calls",'
+            b' "type": "invalid_request_error", "param": null, "code": null}',
+            "HTTP 400 Bad Request: Assistant message must have either content or tool_calls",
+            "invalid_request_error",
+        ),
+        (
+            400,
+            b'{"__type": "com.amazon.coral.validate#ValidationException", "message": "Malformed input request"}',
+            "HTTP 400 Bad Request: Malformed input request",
+            "ValidationException",
+        ),
+        (
+            401,
+            b'{"id": "5a3f", "message": "invalid api token"}',
+            "HTTP 401 Unauthorized: invalid api token",
+            "401",
         ),
         (422, b'{"detail": "Field required"}', "HTTP 422 Unprocessable Entity: Field required", "422"),
         (500, b"not json at all", "HTTP 500 Internal Server Error: not json at all", "500"),

@@ -26,9 +26,9 @@ from .._errors import ToolCallError, UsageError
 from .._events import ToolCall, ToolCallCompleted, ToolCallFailed
 from .._names import ProviderName
 from .._parser import StreamParser
+from .._readers import READERS, Native, detect_provider
 from ..detectors import DEFAULT_DETECT, DETECTORS
 from ._names import resolve
-from ._read import READERS, Native, detect_provider
 
 __all__ = ("extract",)
 

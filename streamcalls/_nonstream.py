@@ -1,0 +1,238 @@
+"""A body that is one JSON document, read as the events its stream would give.
+
+What :class:`~._document.DocumentFramer` hands on is one of:
+
+- an error object in any provider's shape (:func:`._error_bodies.error_in`):
+  :class:`~streamcalls.ProviderError` ``(message, code)``, then
+  ``StreamFinished("error")``;
+- a complete response -- the caller forgot ``stream: true`` -- of any
+  provider.  The readers :func:`~streamcalls.extract` uses
+  (:mod:`._readers`) take it apart; its text goes through the text channel
+  (so the text detectors see it), its reasoning out as reasoning, each call
+  as ``ToolCallStarted``, one ``ToolCallDelta`` and ``ToolCallCompleted``.
+  Its finish reason and usage then go to the provider's own adapter as the
+  last event of its stream would bring them (an Anthropic ``message_delta``
+  and ``message_stop``, a Responses ``response.completed``, ...), so the
+  adapter maps them with the very tables and rules it applies to a stream;
+- anything else: a :class:`~streamcalls.ParseError` showing the start of the
+  body, then ``StreamFinished("error")``.
+
+The provider is told from the document's shape, also when one was named: a
+body says what it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from ._adapter import Adapter
+from ._emitter import Emitter
+from ._error_bodies import error_in
+from ._errors import UsageError
+from ._readers import BREAK, CALL, READERS, REASONING, TEXT, Found, Native, detect_provider
+from .providers import ADAPTERS
+
+__all__ = ("DocumentReader", "Unreadable", "describe", "document_provider", "load", "read_document")
+
+
+class Unreadable(Exception):
+    """The body's JSON document cannot be decoded; the message says why."""
+
+
+def load(data: bytes, complete: bool) -> tuple[Any, bool]:
+    """The decoded document, and whether invalid UTF-8 in it was replaced by U+FFFD.
+
+    :raises Unreadable: for a document cut off, not JSON, or nested too deeply.
+    """
+    if not complete:
+        raise Unreadable("the body ended inside its JSON document (truncated)")
+    try:
+        try:
+            return msgspec.json.decode(data), False
+        except UnicodeDecodeError:
+            return msgspec.json.decode(data.decode("utf-8", "replace")), True
+    except msgspec.DecodeError as exc:
+        raise Unreadable(f"the body is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise Unreadable("the body's JSON document nests too deeply to decode") from None
+
+
+class DocumentReader:
+    """The :class:`~._document.DocumentSink` of an explicitly named provider."""
+
+    __slots__ = ("_adapter", "_emit")
+
+    def __init__(self, emit: Emitter, adapter: Adapter | None) -> None:
+        self._emit = emit
+        self._adapter = adapter
+
+    def on_document(self, data: bytes, complete: bool) -> None:
+        emit = self._emit
+        try:
+            obj, replaced = load(data, complete)
+        except Unreadable as exc:
+            emit.parse_error(str(exc), data)
+            emit.finish("error")
+            return
+        read_document(emit, self._adapter, obj, data, replaced)
+
+    def is_whole_body(self, data: bytes) -> bool:
+        """A one-line first value is the whole body if it is an error object,
+        or another provider's complete response; else the stream's first record."""
+        try:
+            obj, _ = load(data, True)
+        except Unreadable:
+            return False
+        if error_in(obj) is not None:
+            return True
+        adapter = self._adapter
+        return adapter is not None and document_provider(obj) not in (None, adapter.name)
+
+
+def describe(obj: Any) -> str:
+    """A decoded JSON value in a few words, for an error message."""
+    if isinstance(obj, dict):
+        return "an object with keys " + ", ".join(sorted(map(str, obj))[:8])
+    return f"a JSON {type(obj).__name__}"
+
+
+def document_provider(obj: Any) -> str | None:
+    """Whose complete response this decoded document is (None: no provider's)."""
+    try:
+        provider = detect_provider(obj)
+    except UsageError:
+        return None
+    return None if provider == "text" else provider  # a bare call object is no response
+
+
+def read_document(
+    emit: Emitter, adapter: Adapter | None, obj: Any, data: bytes, replaced: bool = False
+) -> Adapter | None:
+    """Report one decoded body; returns the adapter that ended it, if one did.
+
+    ``adapter`` is the named provider's (None under ``provider="auto"``); a
+    body of another provider's shape is ended by an adapter of that one.
+    """
+    if replaced and emit.report_invalid_utf8:
+        emit.parse_error("the body's JSON document is not valid UTF-8; invalid bytes read as U+FFFD")
+    if isinstance(obj, list) and len(obj) == 1:
+        obj = obj[0]  # Gemini's answer without ?alt=sse: an array of one response (or error)
+    error = error_in(obj)
+    if error is not None:
+        emit.provider_error(*error)
+        emit.finish("error")
+        return None
+    provider = document_provider(obj)
+    try:
+        found = READERS[provider](obj) if provider is not None else None
+    except UsageError:  # a shape its reader rejects: a streamed chunk sent alone, say
+        found = None
+    if provider is None or found is None:
+        what = describe(obj)
+        emit.parse_error(
+            f"the body is one JSON document, neither a response nor an error object: {what}", data
+        )
+        emit.finish("error")
+        return None
+    if adapter is None or adapter.name != provider:
+        adapter = ADAPTERS[provider](emit)
+    _report(emit, found)
+    for event in _ENDS[provider](found, obj):
+        adapter.on_object(event)
+    if not emit.finished:
+        adapter.on_done()  # the body is whole: its end is the stream's end
+    return adapter
+
+
+def _report(emit: Emitter, found: Found) -> None:
+    for kind, value in found.steps:
+        if kind == TEXT:
+            emit.text(value)
+        elif kind == REASONING:
+            emit.reasoning(value)
+        elif kind == BREAK:
+            emit.text_end()
+        elif kind == CALL:
+            _call(emit, value)
+
+
+def _call(emit: Emitter, native: Native) -> None:
+    calls = emit.calls
+    call_id = native.id if isinstance(native.id, str) and native.id else None
+    name = native.name if isinstance(native.name, str) else None
+    call = calls.open(call_id, name, "native")
+    if call is None:
+        return
+    arguments = native.arguments if native.has_arguments else None
+    if arguments is None:
+        calls.whole(call, {}, "")  # no arguments at all, as a stream without any reads
+    else:
+        calls.whole(call, arguments)
+
+
+# -- each provider's end, as the last event of its stream brings it ------------------------------
+
+End = Callable[[Found, Any], list[dict[str, Any]]]
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _openai_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    choice = {"index": 0, "finish_reason": found.finish_reason}
+    return [{"choices": [choice], "usage": found.usage}]
+
+
+def _responses_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    status = found.finish_reason
+    kind = status if status in ("incomplete", "failed") else "completed"
+    response = _dict(obj)
+    summary = {
+        "status": status,
+        "error": response.get("error"),
+        "incomplete_details": response.get("incomplete_details"),
+        "usage": found.usage,
+    }
+    return [{"type": f"response.{kind}", "response": summary}]
+
+
+def _anthropic_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    delta = {"type": "message_delta", "delta": {"stop_reason": found.finish_reason}, "usage": found.usage}
+    return [delta, {"type": "message_stop"}]
+
+
+def _ollama_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    return [{"done": True, "done_reason": found.finish_reason, **_dict(found.usage)}]
+
+
+def _gemini_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    response = _dict(obj)
+    candidates = response.get("candidates")
+    first = _dict(candidates[0]) if isinstance(candidates, list) and candidates else {}
+    candidate = {"finishReason": found.finish_reason, "finishMessage": first.get("finishMessage")}
+    chunk = {"candidates": [candidate], "usageMetadata": found.usage}
+    chunk["promptFeedback"] = response.get("promptFeedback")
+    return [chunk]
+
+
+def _bedrock_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    return [{"messageStop": {"stopReason": found.finish_reason}}, {"metadata": {"usage": found.usage}}]
+
+
+def _cohere_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    return [{"type": "message-end", "delta": {"finish_reason": found.finish_reason, "usage": found.usage}}]
+
+
+_ENDS: dict[str, End] = {
+    "openai": _openai_end,
+    "openai-responses": _responses_end,
+    "anthropic": _anthropic_end,
+    "ollama": _ollama_end,
+    "gemini": _gemini_end,
+    "bedrock": _bedrock_end,
+    "cohere": _cohere_end,
+}
