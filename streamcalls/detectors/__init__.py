@@ -8,7 +8,11 @@ One detector per format, enabled by name through ``StreamParser(detect=...)``:
 - ``"hermes"``: Hermes / Qwen ``<tool_call>...</tool_call>``;
 - ``"mistral"``: ``[TOOL_CALLS][...]`` and ``[TOOL_CALLS]name[ARGS]{...}``;
 - ``"llama"``: Llama 3.x ``<|python_tag|>`` and bare ``{"name", "parameters"}``;
-- ``"deepseek"``: DeepSeek V3 / V3.1 ``<｜tool▁calls▁begin｜>`` tokens.
+- ``"deepseek"``: DeepSeek V3 / V3.1 ``<｜tool▁calls▁begin｜>`` tokens;
+- ``"harmony"``: OpenAI gpt-oss's Harmony messages (``analysis`` is
+  reasoning, ``final`` text, a message ``to=functions.NAME`` a call);
+- ``"kimi"``: Kimi K2 ``<|tool_calls_section_begin|>`` tokens;
+- ``"pythonic"``: Llama 3.2 / 4 ``[get_weather(city="Paris")]`` call lists.
 
 The rule every detector keeps (issue 12, rule 8): malformed markup always
 fails visibly, and no character of the text is lost.
@@ -64,16 +68,29 @@ from ._base import Detector
 from ._channel import TextChannel
 from .deepseek import DeepSeekDetector
 from .fence import FenceDetector
+from .harmony import HarmonyDetector
 from .hermes import HermesDetector
+from .kimi import KimiDetector
 from .llama import LlamaDetector
 from .mistral import MistralDetector
+from .pythonic import PythonicDetector
 from .rawjson import JsonDetector
 
 __all__ = ("DEFAULT_DETECT", "DETECTORS", "TextChannel", "build_channel", "tool_names")
 
 DETECTORS: dict[str, type[Detector]] = {
     cls.name: cls
-    for cls in (FenceDetector, JsonDetector, HermesDetector, MistralDetector, LlamaDetector, DeepSeekDetector)
+    for cls in (
+        FenceDetector,
+        JsonDetector,
+        HermesDetector,
+        MistralDetector,
+        LlamaDetector,
+        DeepSeekDetector,
+        HarmonyDetector,
+        KimiDetector,
+        PythonicDetector,
+    )
 }
 
 # What a stream gets by default: the project's fences and bare JSON.
@@ -115,5 +132,5 @@ def build_channel(
         if cls is None:
             known = ", ".join(repr(n) for n in DETECTORS)
             raise UsageError(f"unknown detector {name!r}; expected some of {known}")
-        detectors.append(cls(calls, tools))
+        detectors.append(cls(calls, tools, out))
     return TextChannel(out, detectors, fallback=fallback, max_candidate=calls.limits.max_arguments_bytes)

@@ -6,6 +6,7 @@ import re
 from typing import ClassVar, NamedTuple
 
 from .._calls import OPEN, Call, CallAssembler
+from .._events import Event, ReasoningDelta, TextDelta
 from ._markup import Markup
 
 __all__ = (
@@ -14,6 +15,7 @@ __all__ = (
     "MARKUP",
     "RAW",
     "REJECTED",
+    "SHAPED",
     "Detector",
     "Hold",
     "Trigger",
@@ -27,9 +29,14 @@ ACTIVE = 0
 DONE = 1  # the markup ended; text resumes where feed() stopped
 REJECTED = 2  # it was not markup after all; the candidate text is prose
 
-# Tiers, for the fallback policy: explicit markup outranks bare JSON.
+# Tiers, for the fallback policy: explicit markup outranks bare JSON.  Where
+# triggers of several tiers match at one place, the lower tier wins: a bare
+# call list ``[name(`` (SHAPED) outranks the bare-JSON ``[`` (RAW), and a
+# marker (``[TOOL_CALLS]``) outranks both.  Only MARKUP counts as explicit
+# markup for ``native=True``.
 MARKUP = 2
-RAW = 3
+SHAPED = 3
+RAW = 4
 
 
 class Trigger(NamedTuple):
@@ -104,17 +111,24 @@ class Detector:
     ``feed``); the detector tells it where a call's arguments begin and end,
     where the next call's markup begins, and what failed -- see
     :mod:`~streamcalls.detectors._markup`.
+
+    A format whose markup also frames the model's text (Harmony's messages:
+    a header, then the answer or the reasoning) emits that text itself,
+    through :meth:`content`, while it is active.
     """
 
     name: ClassVar[str]
     triggers: ClassVar[tuple[Trigger, ...]] = ()
     holds: ClassVar[tuple[Hold, ...]] = ()
 
-    __slots__ = ("calls", "committed", "markup", "status", "tools")
+    __slots__ = ("calls", "committed", "markup", "out", "status", "tools")
 
-    def __init__(self, calls: CallAssembler, tools: frozenset[str] | None) -> None:
+    def __init__(
+        self, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event] | None = None
+    ) -> None:
         self.calls = calls
         self.tools = tools
+        self.out: list[Event] = [] if out is None else out  # the channel's events
         self.status = DONE
         self.committed = False
         self.markup = Markup(calls, self.name)
@@ -137,3 +151,11 @@ class Detector:
 
     def abandon(self) -> None:
         """The channel gave an uncommitted candidate back as text: drop its state."""
+
+    def content(self, text: str, start: int, stop: int, *, reasoning: bool = False) -> None:
+        """``text[start:stop]`` is the model's text inside this (committed) markup: emit it as
+        :class:`~streamcalls.TextDelta` (or :class:`~streamcalls.ReasoningDelta`); the markup
+        recorded before it is the framing that holds it (see :meth:`Markup.content`)."""
+        self.markup.content(start, stop)
+        if stop > start:
+            self.out.append(ReasoningDelta(text[start:stop]) if reasoning else TextDelta(text[start:stop]))

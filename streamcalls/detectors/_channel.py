@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from .._calls import CallAssembler
 from .._events import Event, TextDelta
 from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Hold, Trigger
 
@@ -118,6 +119,7 @@ class TextChannel:
         "_calls",
         "_candidate",
         "_candidate_size",
+        "_detectors",
         "_fallback",
         "_holds",
         "_line_first",
@@ -137,19 +139,37 @@ class TextChannel:
         self._out = out
         self._fallback = fallback
         self._max_candidate = max_candidate
-        patterns = _patterns(tuple(type(detector) for detector in detectors))
-        self._owners = [(trigger, detectors[number]) for trigger, number in patterns.owners]
-        self._search = patterns.search
-        self._starts = patterns.starts
-        self._holds = patterns.holds
-        self._quiet = patterns.quiet
-        self._line_first = patterns.line_first
-        self._calls = detectors[0].calls if detectors else None
+        self._detectors: list[Detector] = []
+        self._calls: CallAssembler | None = None
+        self.add(detectors)
         self._pending = ""  # held text: a possible trigger, or what the active detector left
         self._line_start = True  # is the next text's first character at a line start?
         self._active: Detector | None = None
         self._candidate: list[str] = []  # an uncommitted detector's text, to give back
         self._candidate_size = 0
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names of the detectors the channel runs."""
+        return tuple(detector.name for detector in self._detectors)
+
+    def add(self, detectors: Sequence[Detector]) -> None:
+        """Run these detectors too, from the next text on (the stream named its model).
+
+        What was already released stays as it was; text held back is searched
+        again, with every trigger, when the next text comes.
+        """
+        self._detectors += detectors
+        everyone = self._detectors
+        if self._calls is None and everyone:
+            self._calls = everyone[0].calls
+        patterns = _patterns(tuple(type(detector) for detector in everyone))
+        self._owners = [(trigger, everyone[number]) for trigger, number in patterns.owners]
+        self._search = patterns.search
+        self._starts = patterns.starts
+        self._holds = patterns.holds
+        self._quiet = patterns.quiet
+        self._line_first = patterns.line_first
 
     # -- input -----------------------------------------------------------------
 
