@@ -51,6 +51,7 @@ class Trigger(NamedTuple):
     rest: str  # a regex source for what follows it
     line_start: bool = False  # only at the start of a line (or of the text)
     tier: int = MARKUP
+    text_start: bool = False  # only at the very start of the text (a completion's first header)
 
     @property
     def pattern(self) -> str:
@@ -63,6 +64,7 @@ class Hold(NamedTuple):
     pattern: str  # a regex source, matched against the end of the text
     first: str  # every character a match can begin with
     line_start: bool = False
+    text_start: bool = False
 
 
 def prefixes(literal: str) -> str:

@@ -32,6 +32,13 @@ __all__ = ("TextChannel",)
 
 _LINE_START = r"(?:\A|(?<=\n))"
 _MID_LINE = r"(?<=\n)"
+_TEXT_START = r"\A"
+
+# Where the text being searched begins: its first character continues a line,
+# starts one, or is the very first character of the text.
+_MID = 0
+_LINE = 1
+_FIRST = 2
 _HOLD_WINDOW = 96  # no held prefix is longer than this
 _NEVER = re.compile(r"(?!)")
 
@@ -46,28 +53,37 @@ def _search_pattern(triggers: Sequence[Trigger]) -> re.Pattern[str]:
     engine skips to candidates at C speed (about 100x faster than a pattern
     that starts with a lookbehind).
     """
-    line = [f"(?P<n{number}>{trigger.pattern})" for number, trigger in enumerate(triggers)]
+    line = [
+        f"(?P<n{number}>{trigger.pattern})"
+        for number, trigger in enumerate(triggers)
+        if not trigger.text_start
+    ]
     by_lead: dict[str, list[str]] = {}
     for number, trigger in enumerate(triggers):
-        if not trigger.line_start:
+        if not trigger.line_start and not trigger.text_start:
             by_lead.setdefault(trigger.lead, []).append(f"(?P<a{number}>{trigger.rest})")
     branches = ["\\n(?:" + "|".join(line) + ")"] if line else []
     branches += [re.escape(lead) + "(?:" + "|".join(rests) + ")" for lead, rests in by_lead.items()]
     return re.compile("|".join(branches)) if branches else _NEVER
 
 
-def _start_pattern(triggers: Sequence[Trigger], *, line_start: bool) -> re.Pattern[str]:
+def _start_pattern(triggers: Sequence[Trigger], where: int) -> re.Pattern[str]:
     """The triggers that may begin exactly where a match is tried (``n<number>`` groups)."""
     alternatives = [
         f"(?P<n{number}>{trigger.pattern})"
         for number, trigger in enumerate(triggers)
-        if line_start or not trigger.line_start
+        if where == _FIRST or (where == _LINE and not trigger.text_start) or not (trigger.line_start or trigger.text_start)
     ]
     return re.compile("|".join(alternatives)) if alternatives else _NEVER
 
 
-def _hold_pattern(holds: Sequence[Hold], line_start: str) -> re.Pattern[str]:
-    alternatives = [(line_start if hold.line_start else "") + f"(?:{hold.pattern})" for hold in holds]
+def _hold_pattern(holds: Sequence[Hold], where: int) -> re.Pattern[str]:
+    line_start = _MID_LINE if where == _MID else _LINE_START
+    alternatives = [
+        (_TEXT_START if hold.text_start else line_start if hold.line_start else "") + f"(?:{hold.pattern})"
+        for hold in holds
+        if where == _FIRST or not hold.text_start
+    ]
     return re.compile("(?:" + "|".join(alternatives) + ")\\Z") if alternatives else _NEVER
 
 
@@ -76,10 +92,10 @@ class _Patterns(NamedTuple):
 
     owners: tuple[tuple[Trigger, int], ...]  # each trigger, with its detector's position
     search: re.Pattern[str]
-    starts: tuple[re.Pattern[str], re.Pattern[str]]  # [may begin mid-line, ... at a line start]
-    holds: tuple[
-        re.Pattern[str], re.Pattern[str]
-    ]  # [for text whose first char is mid-line, ... at a line start]
+    # Each indexed by where the text begins (_MID, _LINE, _FIRST): the triggers that may begin
+    # right there, and what the text may end with while one could still follow.
+    starts: tuple[re.Pattern[str], ...]
+    holds: tuple[re.Pattern[str], ...]
     quiet: re.Pattern[str]
     line_first: frozenset[str]
 
@@ -105,11 +121,11 @@ def _patterns(kinds: tuple[type[Detector], ...]) -> _Patterns:
     return _Patterns(
         owners,
         _search_pattern(triggers),
-        (_start_pattern(triggers, line_start=False), _start_pattern(triggers, line_start=True)),
-        (_hold_pattern(holds, _MID_LINE), _hold_pattern(holds, _LINE_START)),
+        tuple(_start_pattern(triggers, where) for where in (_MID, _LINE, _FIRST)),
+        tuple(_hold_pattern(holds, where) for where in (_MID, _LINE, _FIRST)),
         re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
-        frozenset({t.lead for t in triggers if t.line_start})
-        | {c for h in holds if h.line_start for c in h.first},
+        frozenset({t.lead for t in triggers if t.line_start or t.text_start})
+        | {c for h in holds if h.line_start or h.text_start for c in h.first},
     )
 
 
@@ -131,6 +147,7 @@ class TextChannel:
         "_quiet",
         "_search",
         "_starts",
+        "_text_start",
     )
 
     def __init__(
@@ -144,6 +161,7 @@ class TextChannel:
         self.add(detectors)
         self._pending = ""  # held text: a possible trigger, or what the active detector left
         self._line_start = True  # is the next text's first character at a line start?
+        self._text_start = True  # ... the very first character of the text?
         self._active: Detector | None = None
         self._candidate: list[str] = []  # an uncommitted detector's text, to give back
         self._candidate_size = 0
@@ -183,12 +201,18 @@ class TextChannel:
             and self._quiet.search(text) is None
         ):
             self._out.append(TextDelta(text))  # nothing here can begin markup
-            self._line_start = False
+            self._line_start = self._text_start = False
             return
         if self._pending:
             text = self._pending + text
             self._pending = ""
+        self._scan(text)
+        # Still at the text's start only while all of it is held back, none consumed.
+        self._text_start = self._text_start and len(self._pending) == len(text) and self._active is None
+
+    def _scan(self, text: str) -> None:
         line_start = self._line_start
+        where = _FIRST if self._text_start else _LINE if line_start else _MID
         pos = 0
         end = len(text)
         while pos < end:
@@ -199,13 +223,13 @@ class TextChannel:
                     self._hold(text, pos, line_start)  # it needs more text to decide
                     return
                 continue
-            found = self._find(text, pos, line_start)
+            found = self._find(text, pos, where)
             if found is None:
-                self._release_up_to_hold(text, pos, line_start)
+                self._release_up_to_hold(text, pos, line_start, where)
                 return
             start, stop, number = found
             trigger, detector = self._owners[number]
-            if trigger.tier != MARKUP and self._holds[line_start].match(text, start):
+            if trigger.tier != MARKUP and self._holds[where].match(text, start):
                 # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait
                 # (whether or not the bare-JSON trigger itself could count).
                 self._text(text[pos:start])
@@ -220,10 +244,11 @@ class TextChannel:
             pos = stop
         self._line_start = text[end - 1] == "\n" if end else line_start
 
-    def _find(self, text: str, pos: int, line_start: bool) -> tuple[int, int, int] | None:
+    def _find(self, text: str, pos: int, where: int) -> tuple[int, int, int] | None:
         """The first trigger at or after ``pos``: (start, stop, trigger number)."""
-        if (text[pos - 1] == "\n") if pos else line_start:  # a line starts right here
-            match = self._starts[True].match(text, pos)
+        here = (_LINE if text[pos - 1] == "\n" else _MID) if pos else where
+        if here:  # a line (or the text) starts right here
+            match = self._starts[here].match(text, pos)
             if match is not None:
                 assert match.lastgroup is not None
                 return pos, match.end(), int(match.lastgroup[1:])
@@ -240,6 +265,8 @@ class TextChannel:
         rest = self._pending
         self._pending = ""
         detector = self._active
+        text_start = self._text_start
+        self._text_start = text_start and not rest and detector is None
         if detector is not None:
             self._active = None
             if detector.committed:
@@ -252,7 +279,8 @@ class TextChannel:
         elif rest:
             # A held trigger that the end of the text completes (an opening
             # fence line with nothing after it) is markup; anything else is text.
-            match = self._starts[self._line_start].match(rest + "\n")
+            where = _FIRST if text_start else _LINE if self._line_start else _MID
+            match = self._starts[where].match(rest + "\n")
             if match is not None and match.end() == len(rest) + 1:
                 assert match.lastgroup is not None
                 trigger, detector = self._owners[int(match.lastgroup[1:])]
@@ -279,9 +307,9 @@ class TextChannel:
         else:
             self._line_start = line_start
 
-    def _release_up_to_hold(self, text: str, pos: int, line_start: bool) -> None:
+    def _release_up_to_hold(self, text: str, pos: int, line_start: bool, where: int) -> None:
         end = len(text)
-        held = self._holds[line_start].search(text, max(pos, end - _HOLD_WINDOW))
+        held = self._holds[where].search(text, max(pos, end - _HOLD_WINDOW))
         cut = held.start() if held is not None else end
         self._text(text[pos:cut])
         if cut < end:

@@ -388,10 +388,26 @@ class PythonArguments:
         return at + (3 if triple else 1)
 
     def _chars(self, chars: str, pos: int) -> None:
-        if chars:
-            if self._key:
-                self._key_chars.append(chars)
-            self._out(_json_string(chars), pos)
+        """A string's characters (``pos``: where they are in the text)."""
+        if not chars:
+            return
+        piece = _json_string(chars)
+        if self._written + len(piece) > self._room:
+            # As many characters as fit, so that the limit cuts at the same character
+            # however the text was chunked.
+            room = self._room - self._written
+            fit = 0
+            for char in chars:
+                room -= len(_json_string(char))
+                if room < 0:
+                    break
+                fit += 1
+            if fit:
+                self._out(_json_string(chars[:fit]), pos)
+            raise _Failure(self._room_error, pos + fit, limit=True)
+        if self._key:
+            self._key_chars.append(chars)
+        self._out(piece, pos)
 
     def _string(self, text: str, pos: int) -> int:
         quote = self._quote

@@ -24,9 +24,9 @@ or after the channel, and the content type may be absent.
   where the next header begins, or where the text ends (servers drop the
   stop tokens ``<|return|>`` and ``<|call|>``).
 - The generation prompt ends with ``<|start|>assistant``, so a completion's
-  first header comes without it: ``<|channel|>...``, or `` to=functions.NAME``
-  then ``<|channel|>`` at the very start of a line (a candidate until
-  ``<|channel|>`` follows).
+  first header comes without it: ``<|channel|>...``, or, at the very start
+  of the text, `` to=functions.NAME`` then ``<|channel|>`` (a candidate
+  until ``<|channel|>`` follows).
 - Each part of a header (the role part, the channel part, the content type)
   holds at most 128 of the characters ``[\\w.:=/+-]``, spaces and tabs;
   anything else fails the header, nameless, with what was read as ``raw``,
@@ -85,12 +85,12 @@ class HarmonyDetector(Detector):
     triggers = (
         Trigger("<", re.escape(START[1:])),
         Trigger("<", re.escape(CHANNEL[1:])),
-        Trigger(" ", re.escape(_RECIPIENT[1:]), line_start=True),
+        Trigger(" ", re.escape(_RECIPIENT[1:]), text_start=True),
     )
     holds = (
         Hold(prefixes(START), "<"),
         Hold(prefixes(CHANNEL), "<"),
-        Hold(prefixes(_RECIPIENT), " ", line_start=True),
+        Hold(prefixes(_RECIPIENT), " ", text_start=True),
     )
 
     __slots__ = (
@@ -102,6 +102,7 @@ class HarmonyDetector(Detector):
         "_has_role",
         "_part",
         "_reasoning",
+        "_recipient_form",
         "_role_part",
         "_state",
     )
@@ -115,7 +116,7 @@ class HarmonyDetector(Detector):
         self._drop = False  # a call past max_calls: its content is dropped with it
         # The parts of the header, each a list of pieces: the role part (after
         # <|start|>, or the recipient of a completion's first header), the channel part.
-        self._role_part: list[str] = [] if trigger == START else ["to="]
+        self._role_part: list[str] = []  # (after " to=", the recipient)
         self._channel_part: list[str] | None = [] if trigger == CHANNEL else None
         self._constrain_part: list[str] | None = None
         if trigger == CHANNEL:
@@ -123,6 +124,7 @@ class HarmonyDetector(Detector):
         else:
             self._part, self._ends = self._role_part, _ROLE_ENDS if self.committed else _CANDIDATE_ENDS
         self._has_role = trigger == START
+        self._recipient_form = trigger == _RECIPIENT
 
     def feed(self, text: str, pos: int) -> int:
         end = len(text)
@@ -188,7 +190,7 @@ class HarmonyDetector(Detector):
     def _message(self, pos: int) -> int:
         """``<|message|>`` ended the header: a call, or text or reasoning."""
         channel = ""
-        words = "".join(self._role_part).split()
+        words = (("to=" if self._recipient_form else "") + "".join(self._role_part)).split()
         if self._has_role and words:
             del words[0]  # the role ("assistant")
         if self._channel_part is not None:

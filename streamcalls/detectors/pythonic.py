@@ -274,7 +274,7 @@ class PythonicDetector(Detector):
         failed = arguments.error is not None
         pos = arguments.feed(text, pos)
         if arguments.error is not None and not failed:
-            self._json.clear()  # the call failed: its unwritten JSON goes with it
+            self._flush()  # what it wrote before the failure, however the text was chunked
             if arguments.limit:
                 self.markup.record(pos)  # its raw is its markup up to the limit
                 self.calls.fail(call, arguments.error, limit=True)
@@ -302,7 +302,6 @@ class PythonicDetector(Detector):
         state = self._state
         call = self._call
         if state == _ARGUMENTS and call is not None and call.status == OPEN:
-            self._json.clear()
             arguments = self._arguments
             error = arguments.finish() if arguments is not None else None
             self.markup.fail(error or "the call was cut off (the text ended inside it)", call)
