@@ -33,6 +33,7 @@ from ._events import (
     Usage,
 )
 from ._limits import Limits
+from ._models import MODEL_FAMILIES, detectors_for_model
 from ._names import ProviderName
 from ._parser import ParserState, StreamParser
 from ._partial import PartialArguments
@@ -76,6 +77,7 @@ def __dir__() -> list[str]:
 __version__ = "0.1.0"
 
 __all__ = (
+    "MODEL_FAMILIES",
     "Event",
     "Limits",
     "MalformedStreamError",
@@ -106,6 +108,7 @@ __all__ = (
     "__version__",
     "aparse",
     "augment_system_prompt",
+    "detectors_for_model",
     "encode_call",
     "encode_result",
     "encode_tools",

@@ -19,7 +19,7 @@ from ._names import ProviderName
 from ._options import check_parser_options
 from ._records import Framer
 from ._utf8 import Utf8CheckedFramer, Utf8Filter
-from .detectors import DEFAULT_DETECT, build_channel, tool_names
+from .detectors import build_channel, default_detect, follow_model, tool_names
 from .providers import adapter_for, recognize
 
 __all__ = ("ParserState", "StreamParser")
@@ -69,7 +69,15 @@ class StreamParser:
         never run.
     :param detect: the text detectors to run on the text channel, by name:
         ``"fence"``, ``"json"``, ``"hermes"``, ``"mistral"``, ``"llama"``,
-        ``"deepseek"``; ``()`` turns detection off.
+        ``"deepseek"``, ``"harmony"``, ``"kimi"``, ``"pythonic"``; ``()``
+        turns detection off.  Without it: ``"fence"`` and ``"json"``, and
+        the detectors of the model's family.
+    :param model: the model's name (``"openai/gpt-oss-20b"``,
+        ``"qwen3-coder:30b"``): the detectors of its family join the
+        defaults (see :func:`~streamcalls.detectors_for_model`; an unknown
+        name adds none).  Without ``model=`` and ``detect=``, the
+        ``model`` an OpenAI-compatible or Ollama stream carries does the
+        same, from the first record that names one.
     :param tools: the tool names (or tool definitions) the model was given;
         a bare JSON object counts as a call only if it names one of them.
     :param invalid_utf8: ``"replace"`` (default): invalid UTF-8 becomes
@@ -101,6 +109,7 @@ class StreamParser:
         limits: Limits | None = None,
         strict: bool = False,
         partial_arguments: bool = False,
+        model: str | None = None,
     ) -> None:
         limits = check_parser_options(
             native=native,
@@ -111,6 +120,7 @@ class StreamParser:
             limits=limits,
             strict=strict,
             partial_arguments=partial_arguments,
+            model=model,
         )
         emit = Emitter(
             limits,
@@ -119,11 +129,14 @@ class StreamParser:
             report_invalid_utf8=invalid_utf8 == "report",
             partial_arguments=partial_arguments,
         )
-        detect = DEFAULT_DETECT if detect is None else tuple(detect)
-        if detect:
-            channel = build_channel(emit.out, emit.calls, detect, tool_names(tools), fallback=native is True)
+        names = default_detect(model) if detect is None else tuple(detect)
+        if names:
+            tool_set = tool_names(tools)
+            channel = build_channel(emit.out, emit.calls, names, tool_set, fallback=native is True)
             emit.text = channel.push
             emit.text_end = channel.end
+            if detect is None and model is None:
+                emit.on_model = follow_model(channel, emit.out, emit.calls, tool_set)
         self._emit = emit
         self._out = emit.out
         self._strict = strict

@@ -166,7 +166,9 @@ def check_conservation(
     """Assert rule 8 for ``text``, the text channel's whole input, and the events it gave
     (``harmony``: the Harmony detector was on)."""
     parts = pieces(events, text_calls, reasoning)
-    assert matches(text, parts, harmony=harmony), f"text lost or invented:\n  input {text!r}\n  output {parts!r}"
+    assert matches(text, parts, harmony=harmony), (
+        f"text lost or invented:\n  input {text!r}\n  output {parts!r}"
+    )
     open_calls: set[int] = set()
     for event in events:
         if isinstance(event, ToolCallStarted) and (text_calls is None or event.index in text_calls):

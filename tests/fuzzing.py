@@ -1,11 +1,13 @@
 """The fuzz harness: one input -> one parser run, checked.
 
-An input is three header bytes and a stream:
+An input is four header bytes and a stream:
 
 - byte 0 picks the provider (``auto`` or a named one),
-- byte 1 is a bit set of text detectors; bit 6 reports invalid UTF-8 instead
-  of replacing it, bit 7 picks tiny limits,
-- byte 2 picks ``native=`` and the chunk size.
+- byte 1 is a bit set of the first six text detectors; bit 6 reports invalid
+  UTF-8 instead of replacing it, bit 7 picks tiny limits,
+- byte 2 picks ``native=`` and the chunk size,
+- byte 3 is a bit set of the detectors after the sixth (registered later:
+  inputs saved before it had a 0 there).
 
 ``fuzz_one`` feeds the stream in those chunks and checks what every input
 must give, however hostile: no exception from ``feed``/``close``, the call
@@ -13,7 +15,8 @@ event protocol (see ``support.check_protocol``), an idempotent ``close``,
 ``feed`` after ``close`` raising ``UsageError``, the same events (up to
 how deltas are split) as feeding the stream whole, and -- for whatever text
 reached the text channel, under any provider -- rule 8: no character of it
-lost (see ``conservation.check_conservation``).  The chunked run also has
+lost, the reasoning the channel gave counted as kept
+(see ``conservation.check_conservation``).  The chunked run also has
 ``partial_arguments=True``: its patches follow the rules
 (``partial_rules.check_patches``), and without them its events are the whole
 run's, which has no patches.  ``fuzz/run.py`` drives it
@@ -23,7 +26,7 @@ with atheris; ``tests/test_fuzz.py`` with hypothesis and the regression inputs.
 from __future__ import annotations
 
 import streamcalls
-from streamcalls import Limits, StreamParser, ToolCallStarted, UsageError
+from streamcalls import Limits, ReasoningDelta, StreamParser, ToolCallStarted, UsageError
 from tests.conservation import check_conservation
 from tests.partial_rules import check_patches, without_patches
 from tests.support import DATA, check_protocol, corpus, counter_ids, normalize
@@ -39,7 +42,8 @@ PROVIDERS = (
     "cohere",
     "text",
 )
-DETECTORS = ("fence", "json", "hermes", "mistral", "llama", "deepseek")
+DETECTORS = ("fence", "json", "hermes", "mistral", "llama", "deepseek", "harmony", "kimi", "pythonic")
+HEADER = 4  # bytes
 NATIVE = (None, True, False)
 TINY = Limits(
     max_line_bytes=512,
@@ -54,8 +58,14 @@ TINY = Limits(
 
 def header(provider: str, *, detect: tuple[str, ...] = ("fence", "json"), tiny: bool = False) -> bytes:
     """The header bytes that select these options (for seeds and regressions)."""
-    bits = sum(1 << DETECTORS.index(name) for name in detect) | (0x80 if tiny else 0)
-    return bytes([PROVIDERS.index(provider), bits, 7 << 2])
+    bits = sum(1 << DETECTORS.index(name) for name in detect)
+    return bytes([PROVIDERS.index(provider), bits & 0x3F | (0x80 if tiny else 0), 7 << 2, bits >> 6])
+
+
+def detectors(data: bytes) -> tuple[str, ...]:
+    """The detectors an input's header turns on."""
+    bits = data[1] & 0x3F | data[3] << 6
+    return tuple(name for bit, name in enumerate(DETECTORS) if bits >> bit & 1)
 
 
 class TextTap:
@@ -73,6 +83,7 @@ class TextTap:
         push, end = emit.text, emit.text_end
         self.pieces: list[str] = []
         self.calls: set[int] = set()
+        self.reasoning: set[int] = set()  # id() of each ReasoningDelta the channel gave
 
         def tapped_push(text: str) -> None:
             start = len(out)
@@ -90,6 +101,7 @@ class TextTap:
 
     def _note(self, events: list[streamcalls.Event]) -> None:
         self.calls.update(e.index for e in events if type(e) is ToolCallStarted)
+        self.reasoning.update(id(e) for e in events if type(e) is ReasoningDelta)
 
     @property
     def text(self) -> str:
@@ -116,20 +128,20 @@ def run(
 
 
 def fuzz_one(data: bytes) -> None:
-    if len(data) < 3:
+    if len(data) < HEADER:
         return
     provider = PROVIDERS[data[0] % len(PROVIDERS)]
-    detect = tuple(name for bit, name in enumerate(DETECTORS) if data[1] >> bit & 1)
+    detect = detectors(data)
     limits = TINY if data[1] & 0x80 else None
     native = NATIVE[data[2] % 3]
     chunk = 1 + (data[2] >> 2) % 61
-    stream = data[3:]
+    stream = data[HEADER:]
     invalid_utf8 = "report" if data[1] & 0x40 else "replace"
     options = {"detect": detect, "native": native, "limits": limits, "invalid_utf8": invalid_utf8}
     chunked, tap = run(stream, chunk, provider, partial_arguments=True, **options)
     check_protocol(chunked)
     check_patches(chunked, sparse=True)
-    check_conservation(tap.text, chunked, tap.calls)
+    check_conservation(tap.text, chunked, tap.calls, reasoning=tap.reasoning, harmony="harmony" in detect)
     whole, _ = run(stream, max(1, len(stream)), provider, **options)
     assert normalize(without_patches(chunked)) == normalize(whole), "chunking changed the events"
 

@@ -58,12 +58,13 @@ tests over every registered detector.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .._calls import CallAssembler
 from .._errors import UsageError
 from .._events import Event
+from .._models import detectors_for_model
 from ._base import Detector
 from ._channel import TextChannel
 from .deepseek import DeepSeekDetector
@@ -76,7 +77,15 @@ from .mistral import MistralDetector
 from .pythonic import PythonicDetector
 from .rawjson import JsonDetector
 
-__all__ = ("DEFAULT_DETECT", "DETECTORS", "TextChannel", "build_channel", "tool_names")
+__all__ = (
+    "DEFAULT_DETECT",
+    "DETECTORS",
+    "TextChannel",
+    "build_channel",
+    "default_detect",
+    "follow_model",
+    "tool_names",
+)
 
 DETECTORS: dict[str, type[Detector]] = {
     cls.name: cls
@@ -95,6 +104,14 @@ DETECTORS: dict[str, type[Detector]] = {
 
 # What a stream gets by default: the project's fences and bare JSON.
 DEFAULT_DETECT: tuple[str, ...] = ("fence", "json")
+
+
+def default_detect(model: str | None) -> tuple[str, ...]:
+    """The detectors a stream gets without ``detect=``: the defaults, and its model family's."""
+    if not model:
+        return DEFAULT_DETECT
+    extra = (name for name in detectors_for_model(model) if name in DETECTORS and name not in DEFAULT_DETECT)
+    return DEFAULT_DETECT + tuple(extra)
 
 
 def tool_names(tools: Iterable[Any] | None) -> frozenset[str] | None:
@@ -126,11 +143,34 @@ def build_channel(
     *,
     fallback: bool,
 ) -> TextChannel:
+    detectors = _detectors(detect, calls, tools, out)
+    return TextChannel(out, detectors, fallback=fallback, max_candidate=calls.limits.max_arguments_bytes)
+
+
+def follow_model(
+    channel: TextChannel, out: list[Event], calls: CallAssembler, tools: frozenset[str] | None
+) -> Callable[[str], None]:
+    """What the model name a stream carries does: its family's detectors join the channel's.
+
+    From then on only: the text already released stays as it was.
+    """
+
+    def named(model: str) -> None:
+        names = [name for name in default_detect(model) if name not in channel.names]
+        if names:
+            channel.add(_detectors(names, calls, tools, out))
+
+    return named
+
+
+def _detectors(
+    names: Iterable[str], calls: CallAssembler, tools: frozenset[str] | None, out: list[Event]
+) -> list[Detector]:
     detectors = []
-    for name in detect:
+    for name in names:
         cls = DETECTORS.get(name)
         if cls is None:
             known = ", ".join(repr(n) for n in DETECTORS)
             raise UsageError(f"unknown detector {name!r}; expected some of {known}")
         detectors.append(cls(calls, tools, out))
-    return TextChannel(out, detectors, fallback=fallback, max_candidate=calls.limits.max_arguments_bytes)
+    return detectors

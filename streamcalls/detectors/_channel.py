@@ -72,7 +72,9 @@ def _start_pattern(triggers: Sequence[Trigger], where: int) -> re.Pattern[str]:
     alternatives = [
         f"(?P<n{number}>{trigger.pattern})"
         for number, trigger in enumerate(triggers)
-        if where == _FIRST or (where == _LINE and not trigger.text_start) or not (trigger.line_start or trigger.text_start)
+        if where == _FIRST
+        or (where == _LINE and not trigger.text_start)
+        or not (trigger.line_start or trigger.text_start)
     ]
     return re.compile("|".join(alternatives)) if alternatives else _NEVER
 

@@ -578,7 +578,9 @@ class Skipper:
 
     __slots__ = ("_depth", "_ends", "_quote", "_raw", "_triple", "stop")
 
-    def __init__(self, ends: str, *, depth: int = 0, quote: str = "", triple: bool = False, raw: bool = False) -> None:
+    def __init__(
+        self, ends: str, *, depth: int = 0, quote: str = "", triple: bool = False, raw: bool = False
+    ) -> None:
         self._ends = ends
         self._depth = depth
         self._quote = quote  # inside a string

@@ -67,10 +67,10 @@ _BOUNDARY_HOLD = re.compile(
 _BLANKS = " \t\r\n"
 
 # The tokens each part of a header may end with.
-_ROLE_ENDS = (CHANNEL, CONSTRAIN, MESSAGE)
-_CHANNEL_ENDS = (CONSTRAIN, MESSAGE)
-_CONSTRAIN_ENDS = (MESSAGE,)
-_CANDIDATE_ENDS = (CHANNEL,)
+_ROLE_ENDS: tuple[str, ...] = (CHANNEL, CONSTRAIN, MESSAGE)
+_CHANNEL_ENDS: tuple[str, ...] = (CONSTRAIN, MESSAGE)
+_CONSTRAIN_ENDS: tuple[str, ...] = (MESSAGE,)
+_CANDIDATE_ENDS: tuple[str, ...] = (CHANNEL,)
 
 # States.
 _HEADER = 0
@@ -117,12 +117,13 @@ class HarmonyDetector(Detector):
         # The parts of the header, each a list of pieces: the role part (after
         # <|start|>, or the recipient of a completion's first header), the channel part.
         self._role_part: list[str] = []  # (after " to=", the recipient)
-        self._channel_part: list[str] | None = [] if trigger == CHANNEL else None
+        self._channel_part: list[str] | None = None
         self._constrain_part: list[str] | None = None
+        self._part: list[str] = self._role_part  # the part being read
+        self._ends: tuple[str, ...] = _ROLE_ENDS if self.committed else _CANDIDATE_ENDS
         if trigger == CHANNEL:
-            self._part, self._ends = self._channel_part, _CHANNEL_ENDS
-        else:
-            self._part, self._ends = self._role_part, _ROLE_ENDS if self.committed else _CANDIDATE_ENDS
+            self._channel_part = self._part = []
+            self._ends = _CHANNEL_ENDS
         self._has_role = trigger == START
         self._recipient_form = trigger == _RECIPIENT
 

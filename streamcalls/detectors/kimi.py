@@ -119,7 +119,9 @@ class KimiDetector(Detector):
             return start
         return self._unexpected(pos, "text inside the tool-call section that is not a call")
 
-    def _unexpected(self, pos: int, error: str, *, name: str | None = None, call_id: str | None = None) -> int:
+    def _unexpected(
+        self, pos: int, error: str, *, name: str | None = None, call_id: str | None = None
+    ) -> int:
         """Markup that is not a call: in a section it fails, up to the next token; else the text resumes."""
         if self._section:
             self.markup.next_call(pos)
@@ -233,7 +235,9 @@ class KimiDetector(Detector):
             self.markup.fail("the arguments were cut off (the text ended inside them)", call)
         elif state == _ID:
             call_id = "".join(self._id).strip()
-            self.markup.fail("the text ended inside a tool call", name=_name(call_id) or None, call_id=call_id or None)
+            self.markup.fail(
+                "the text ended inside a tool call", name=_name(call_id) or None, call_id=call_id or None
+            )
         elif state == _BETWEEN and not self._section:
             return rest  # blanks held after the last call: text
         return ""

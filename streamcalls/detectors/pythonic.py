@@ -252,11 +252,18 @@ class PythonicDetector(Detector):
         limits = self.calls.limits
         buffered = limits.max_buffered_bytes - self.calls.held
         if limits.max_arguments_bytes <= buffered:
-            room, error = limits.max_arguments_bytes, f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}"
+            room, error = (
+                limits.max_arguments_bytes,
+                f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}",
+            )
         else:
             room = buffered
-            error = f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}"
-        self._arguments = PythonArguments(self._json.append, max_depth=limits.max_json_depth, room=room, room_error=error)
+            error = (
+                f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}"
+            )
+        self._arguments = PythonArguments(
+            self._json.append, max_depth=limits.max_json_depth, room=room, room_error=error
+        )
         return pos + 1
 
     def _read_arguments(self, text: str, pos: int) -> int:
