@@ -94,7 +94,7 @@ _STRING_STOPS = {
     ("'", True): re.compile(r"['\\]"),
     ('"', True): re.compile(r'["\\]'),
 }
-_SKIP_OUTSIDE = re.compile(r"['\"()\[\]{}]")
+_SKIP_OUTSIDE = re.compile(r"['\"()\[\]{},]")
 _CLOSERS = ")]}"
 
 
@@ -572,8 +572,8 @@ class Skipper:
     """Follows Python text that failed to its end, in constant memory.
 
     It counts brackets outside strings and stops (without consuming it) at
-    one of ``ends`` at depth 0, or at another closing bracket there, which
-    closes nothing it opened: ``stop`` says which.
+    one of ``ends`` (closing brackets, maybe ``,``) at depth 0, or at another
+    closing bracket there, which closes nothing it opened: ``stop`` says which.
     """
 
     __slots__ = ("_depth", "_ends", "_quote", "_raw", "_triple", "stop")
@@ -629,6 +629,11 @@ class Skipper:
                 pos += 3 if self._triple else 1
             elif char in "([{":
                 self._depth += 1
+                pos += 1
+            elif char == ",":
+                if not self._depth and "," in self._ends:
+                    self.stop = char
+                    return pos
                 pos += 1
             elif self._depth:
                 self._depth -= 1

@@ -287,7 +287,7 @@ class PythonicDetector(Detector):
                 self.calls.fail(call, arguments.error, limit=True)
             else:
                 self.markup.fail(arguments.error, call)
-            return pos
+            pos = arguments.feed(text, pos)  # on to the call's end, reading nothing
         status = arguments.status
         if status == READING:
             return pos
