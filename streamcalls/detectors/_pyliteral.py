@@ -442,11 +442,11 @@ class PythonArguments:
         return pos
 
     def _string_end(self, pos: int) -> int:
+        self._value_done()  # (a failure from here on is outside the string)
         if self._key:
             self._note_key("".join(self._key_chars), pos)
             self._key_chars = []
         self._out('"', pos)
-        self._value_done()
         return pos
 
     def _escape(self, text: str, pos: int) -> int:
