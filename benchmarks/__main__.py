@@ -3,7 +3,8 @@
 ``python -m benchmarks --quick`` is a smaller, faster pass (1 and 10 KB
 arguments, short budgets) for checking changes; ``python -m benchmarks
 --profile openai-4x2KB`` prints where streamcalls spends its time on one
-stream instead of benchmarking.
+stream instead of benchmarking; ``python -m benchmarks --formats`` runs only
+the open-weight text formats' rows (prose with every detector, streams of calls).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import live, report
+from . import formats, live, report
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -104,9 +105,16 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
     loaded = load(streams=1000 if quick else 10_000)
     _log("tool arguments: Tool.from_function's check against pydantic's")
     validation = measure_validation(rounds=5 if quick else 15)
+    _log("text formats: prose with every detector, streams of calls")
+    text_formats = formats.measure_formats(quick)
     elapsed = time.perf_counter() - started
 
-    checks = report.targets(results, memory) + validation_targets(validation) + live.targets(results)
+    checks = (
+        report.targets(results, memory)
+        + validation_targets(validation)
+        + live.targets(results)
+        + formats.format_targets(text_formats)
+    )
     sections = [
         ("Targets", report.markdown_targets(checks)),
         ("Headline (paste into the README)", report.markdown_summary(results)),
@@ -116,6 +124,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         ("Memory", report.markdown_memory(memory)),
         ("Endurance and load", _endurance_and_load(long_run, loaded)),
         ("Tool arguments: the check before the call, and the schema", markdown_validation(validation)),
+        ("Text formats: prose with every detector, streams of calls", formats.markdown_formats(text_formats)),
         ("All results", report.markdown_results(results)),
         ("What each contender's timed loop includes", report.markdown_legend()),
     ]
@@ -144,6 +153,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         "endurance": long_run,
         "load": loaded,
         "validation": validation,
+        "text_formats": text_formats,
     }
     name = "quick" if quick else "latest"
     report.write_json(out_dir / f"{name}.json", payload)
@@ -179,11 +189,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", metavar="STREAM", help="profile streamcalls on one stream, e.g. openai-4x2KB"
     )
+    parser.add_argument(
+        "--formats", action="store_true", help="only the open-weight text formats' rows (about a minute)"
+    )
     args = parser.parse_args(argv)
     if args.profile:
         from .profile import profile
 
         return profile(args.profile)
+    if args.formats:
+        result = formats.measure_formats(args.quick)
+        print(formats.markdown_formats(result))
+        print()
+        print(report.markdown_targets(formats.format_targets(result)))
+        return 0
     return run(args.quick, args.out, not args.no_chart)
 
 

@@ -15,13 +15,12 @@ the ``raw`` of its failed calls, where only these may stand in between:
 
 Reasoning that the text channel gives (a Harmony ``analysis`` message) is
 kept text like ``TextDelta``.  With the ``harmony`` detector on, Harmony's
-framing -- a message's header, from ``<|start|>`` or ``<|channel|>`` (or,
-at the very start of the text, `` to=RECIPIENT`` right before
-``<|channel|>``) to ``<|message|>``,
-and the end tokens ``<|end|>``, ``<|return|>``, ``<|call|>`` -- may vanish
-too: it is read out of the input and out of each run of output text alike
-(written here from the Harmony grammar, not from the detector), so only a
-character that is not framing counts as lost.
+framing -- its special tokens, the header part after ``<|start|>``,
+``<|channel|>`` and ``<|constrain|>``, and, at the very start of the text, a
+first header that begins with its recipient (`` to=functions.f<|channel|>...``)
+-- may vanish too: it is read out of the input and out of each run of output
+text alike (written here from the Harmony grammar, not from the detector), so
+only a character that is not framing counts as lost.
 
 Besides: a failed text call's ``raw`` is never empty (except the one that
 reports ``max_calls``), and no text comes between a text call's
@@ -30,6 +29,7 @@ reports ``max_calls``), and no text comes between a text call's
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Collection, Sequence
 
@@ -45,17 +45,33 @@ from streamcalls import (
 # The limits that cut a failed call's raw text.
 SIZE_LIMITS = ("max_arguments_bytes", "max_buffered_bytes", "max_json_depth", "max_calls")
 
-# Harmony's framing.  A header part: at most 128 name characters, spaces and tabs.
+# Harmony's framing, from its grammar: a header part is at most 128 name characters,
+# spaces and tabs.  A header may begin at <|start|> or, when something else took that
+# (another detector's raw), at the <|channel|> inside it; a completion's first header may
+# begin with its recipient (the prompt wrote <|start|>assistant).
 _PART = r"[\w.:=/+ \t-]{0,128}"
-_TAIL = rf"<\|channel\|>{_PART}(?:<\|constrain\|>{_PART})?<\|message\|>"
-# A completion's first header may start with its recipient (the prompt wrote <|start|>assistant).
-FIRST_HEADER = re.compile(rf"\A to={_PART}{_TAIL}")
-HARMONY_FRAMING = re.compile(
-    rf"<\|start\|>{_PART}(?:{_TAIL}|(?:<\|constrain\|>{_PART})?<\|message\|>)"
-    rf"|{_TAIL}"
-    r"|<\|(?:end|return|call)\|>"
+_CHANNEL_ON = rf"<\|channel\|>{_PART}(?:<\|constrain\|>{_PART})?<\|message\|>"
+_FRAMES = (
+    re.compile(rf"<\|start\|>{_PART}(?:<\|channel\|>{_PART})?(?:<\|constrain\|>{_PART})?<\|message\|>"),
+    re.compile(_CHANNEL_ON),
+    re.compile(r"<\|(?:end|return|call)\|>"),
 )
-_HEADER_START = re.compile(r"<\|start\|>|<\|channel\|>| to=")
+_FIRST_HEADER = re.compile(rf" to={_PART}{_CHANNEL_ON}")
+_TOKEN = re.compile(r"<\|(?:start|channel|end|return|call)\|>")
+
+
+def framing(text: str) -> dict[int, list[int]]:
+    """Where Harmony's framing may begin in ``text``, and where each may end."""
+    spans: dict[int, list[int]] = {}
+    first = _FIRST_HEADER.match(text)
+    if first is not None:
+        spans[0] = [first.end()]
+    for token in _TOKEN.finditer(text):
+        for frame in _FRAMES:
+            found = frame.match(text, token.start())
+            if found is not None:
+                spans.setdefault(found.start(), []).append(found.end())
+    return spans
 
 
 class _Gap:
@@ -109,28 +125,62 @@ def pieces(
     return out
 
 
-def _without_framing(groups: list[str]) -> list[str]:
-    """Each run of output text without Harmony's framing; a run that a gap follows also
-    without a framing it ends in the middle of (a raw cut at a limit)."""
-    out = []
-    for number, group in enumerate(groups):
-        group = HARMONY_FRAMING.sub("", FIRST_HEADER.sub("", group) if number == 0 else group)
-        if number < len(groups) - 1:
-            for header in sorted(m.start() for m in _HEADER_START.finditer(group)):
-                if "<|message|>" not in group[header:]:
-                    group = group[:header]
-                    break
-            token = group.rfind("<")
-            if token >= 0 and ">" not in group[token:]:
-                group = group[:token]
-        out.append(group)
-    return out
+class _Reader:
+    """Reads output runs in the text, where the text's framing may vanish (or not)."""
+
+    def __init__(self, text: str, spans: dict[int, list[int]]) -> None:
+        self.text = text
+        self.spans = spans
+        self.starts = sorted(spans)
+
+    def ends(self, pos: int, run: str) -> set[int]:
+        """Where ``run`` can end if read from ``pos`` (framing skipped or read)."""
+        text, spans, starts = self.text, self.spans, self.starts
+        out: set[int] = set()
+        seen: set[tuple[int, int]] = set()
+        todo = [(pos, 0)]
+        while todo:
+            state = todo.pop()
+            if state in seen:
+                continue
+            seen.add(state)
+            at, done = state
+            todo += [(end, done) for end in spans.get(at, ())]  # the framing vanished
+            if done == len(run):
+                out.add(at)
+                continue
+            following = bisect.bisect_right(starts, at)
+            stop = starts[following] if following < len(starts) else len(text)
+            size = min(stop - at, len(run) - done)
+            if size and text.startswith(run[done : done + size], at):
+                todo.append((at + size, done + size))
+        return out
+
+    def first_end(self, pos: int, run: str) -> int:
+        """The least end of ``run`` read from ``pos`` or later; -1 if none."""
+        best = -1
+        candidates = sorted({*(s for s in self.starts if s >= pos), *self._occurrences(run[:1], pos)})
+        for start in candidates:
+            if best >= 0 and start >= best:
+                break
+            ends = self.ends(start, run)
+            if ends:
+                best = min(ends) if best < 0 else min(best, *ends)
+        return best
+
+    def _occurrences(self, char: str, pos: int) -> list[int]:
+        found = []
+        at = self.text.find(char, pos)
+        while at >= 0:
+            found.append(at)
+            at = self.text.find(char, at + 1)
+        return found
 
 
 def matches(text: str, parts: Sequence[str | _Gap], *, harmony: bool = False) -> bool:
     """Does ``text`` read as ``parts``, each gap standing for any string (maybe empty)?
 
-    ``harmony``: Harmony's framing, in the text and in the parts, does not count.
+    ``harmony``: Harmony's framing in the text may vanish.
     """
     groups: list[str] = [""]  # the literal runs between gaps
     for part in parts:
@@ -138,9 +188,9 @@ def matches(text: str, parts: Sequence[str | _Gap], *, harmony: bool = False) ->
             groups.append("")
         else:
             groups[-1] += part
-    if harmony:
-        text = HARMONY_FRAMING.sub("", FIRST_HEADER.sub("", text))
-        groups = _without_framing(groups)
+    spans = framing(text) if harmony else {}
+    if spans:
+        return _matches_with_framing(_Reader(text, spans), groups)
     if len(groups) == 1:
         return text == groups[0]
     first, *middle, last = groups
@@ -153,6 +203,25 @@ def matches(text: str, parts: Sequence[str | _Gap], *, harmony: bool = False) ->
             return False
         pos = found + len(group)
     return len(text) - pos >= len(last) and text.endswith(last)
+
+
+def _matches_with_framing(reader: _Reader, groups: list[str]) -> bool:
+    end = len(reader.text)
+    first, *rest = groups
+    ends = reader.ends(0, first)
+    if not rest:
+        return end in ends
+    if not ends:
+        return False
+    pos = min(ends)
+    *middle, last = rest
+    for group in middle:  # the least end leaves the most room for what follows
+        pos = reader.first_end(pos, group)
+        if pos < 0:
+            return False
+    if not last:
+        return True
+    return any(end in reader.ends(start, last) for start in range(pos, end - len(last) + 1))
 
 
 def check_conservation(

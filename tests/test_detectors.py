@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 import streamcalls
 from streamcalls import (
     Event,
+    ReasoningDelta,
     StreamParser,
     TextDelta,
     ToolCall,
@@ -21,6 +23,7 @@ from streamcalls import (
     ToolCallStarted,
     UsageError,
 )
+from streamcalls.detectors import DETECTORS
 from tests.streams import (
     ANTHROPIC_END,
     ANTHROPIC_START,
@@ -32,6 +35,7 @@ from tests.streams import (
 from tests.support import counter_ids, feed_chunks, normalize, split_at
 
 ALL = ("fence", "json", "hermes", "mistral", "llama", "deepseek")
+EVERY = tuple(DETECTORS)  # every registered detector
 
 
 def text_parser(**options: Any) -> StreamParser:
@@ -246,6 +250,79 @@ def test_prose_never_makes_a_call_and_loses_nothing(text: str, cuts: list[int]) 
     events = feed_chunks(split_at(data, cuts), "text", detect=ALL)
     assert not any(isinstance(e, (ToolCallStarted, ToolCallCompleted, ToolCallFailed)) for e in events)
     assert texts(events) == data.decode()
+
+
+# Prose full of the characters and the beginnings of every format's markup.
+MARKUP_PREFIXES = (
+    "<|chan",
+    "<|channel|",
+    "<|sta",
+    "<|start",
+    "<|message|>",
+    "<|end|>",
+    "<|call|>",
+    "<|return|>",
+    "<|constrain|>json",
+    " to=functions.f",
+    "analysis",
+    "<|tool_calls_section_beg",
+    "<|tool_call_beg",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "<|tool_calls_section_end|>",
+    "functions.f:0",
+    "<|python_st",
+    "<|python_end|>",
+    "<|eot_id|>",
+    "[get_weather(",
+    "[f(x",
+    "[f(x==1)]",
+    "[f(1)]",
+    "[TOOL_CALL",
+    "<tool_ca",
+    "~~~tool",
+    "```jso",
+    "<｜tool▁calls",
+    "<|python_ta",
+)
+# What does make a call: a whole marker, or a call list's shape.
+WHOLE_MARKERS = (
+    "<tool_call>",
+    "[TOOL_CALLS]",
+    "<|python_tag|>",
+    "<｜tool▁call",
+    "~~~tool_call",
+    "```json",
+    '"name"',
+    "<|start|>",
+    "<|channel|>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_section_begin|>",
+    "<|tool_call_begin|>",
+    "<|python_start|>",
+)
+CALL_LIST = re.compile(r"(?:\A|\n)\[[ \t]*[A-Za-z_][\w.]*\(\s*(?:\)|[A-Za-z_]\w*\s*=[^=])")
+
+markup_prose = (
+    st.lists(st.sampled_from(MARKUP_PREFIXES) | st.text(PROSE_ALPHABET, max_size=6), max_size=14)
+    .map("".join)
+    .filter(
+        lambda text: not any(marker in text for marker in WHOLE_MARKERS) and CALL_LIST.search(text) is None
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=markup_prose, cuts=st.lists(st.integers(0, 200), max_size=12))
+def test_prose_with_every_format_s_beginnings_makes_no_call_with_every_detector_on(
+    text: str, cuts: list[int]
+) -> None:
+    data = text.encode()
+    events = feed_chunks(split_at(data, cuts), "text", detect=EVERY)
+    assert not any(
+        isinstance(e, (ToolCallStarted, ToolCallCompleted, ToolCallFailed, ReasoningDelta)) for e in events
+    )
+    assert texts(events) == text
 
 
 # Prose that sits between calls: no quotes (a quote-led candidate could swallow the next

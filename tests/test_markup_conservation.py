@@ -308,6 +308,17 @@ def test_the_oracle_catches_a_lost_character() -> None:
     assert not matches("a\n\nb", pieces(events))
 
 
+def test_the_oracle_lets_only_harmony_s_framing_vanish() -> None:
+    text = "Hi <|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>Done."
+    assert matches(text, ["Hi ", "think", "Done."], harmony=True)
+    assert not matches(text, ["Hi ", "think", "Done."])  # only with the harmony detector on
+    assert not matches(text, ["Hi ", "thnk", "Done."], harmony=True)  # a content character lost
+    assert not matches(text, ["Hi", "think", "Done."], harmony=True)  # a character outside the framing
+    assert matches(text, ["Hi <|channel|>analysis<|message|>think", "Done."], harmony=True)  # kept whole: fine
+    assert not matches(text, ["Hi <|channel|>analysis", "think", "Done."], harmony=True)  # half of one: not
+    assert not matches("a<|channel|>final{<|message|>b", ["a", "b"], harmony=True)  # not a header: "{"
+
+
 def test_the_oracle_allows_gaps_only_where_a_call_completed() -> None:
     text = 'a\n~~~tool_call\n{"name": "f", "arguments": {}}\n~~~\nb'
     events = run([text.encode()])
