@@ -17,6 +17,7 @@ interleaved rounds, medians): only the ratios within one run mean anything.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Callable
@@ -82,7 +83,7 @@ FORMATS: dict[str, Callable[[random.Random, int], str]] = {
 def calls_text(fmt: str, total_bytes: int, seed: int = 1) -> tuple[bytes, int]:
     """A text of about ``total_bytes`` that is calls in ``fmt``, and how many calls it holds."""
     rng = random.Random(seed)
-    parts = []
+    parts: list[str] = []
     size = 0
     while size < total_bytes:
         part = FORMATS[fmt](rng, len(parts))
@@ -99,7 +100,10 @@ def _run(reads: list[bytes], detect: tuple[str, ...]) -> Callable[[], int]:
     limits = streamcalls.Limits(max_calls=1_000_000)
 
     def run() -> int:
-        parser = streamcalls.StreamParser("text", detect=detect, limits=limits, id_factory=lambda: "call")
+        numbers = itertools.count()
+        parser = streamcalls.StreamParser(
+            "text", detect=detect, limits=limits, id_factory=lambda: f"call_{next(numbers)}"
+        )
         completed = 0
         for read in reads:
             for event in parser.feed(read):
@@ -148,7 +152,7 @@ def measure_formats(quick: bool = False) -> dict[str, Any]:
                 raise AssertionError(f"found {found} of {texts[number][1]} calls")
 
         measure(timings, settings, all_found)
-        rows = [
+        rows: list[dict[str, Any]] = [
             {
                 "format": fmt,
                 "bytes": len(data),
@@ -158,8 +162,9 @@ def measure_formats(quick: bool = False) -> dict[str, Any]:
             }
             for (data, count), r, timing in zip(texts, reads, timings, strict=True)
         ]
-        rows[-1]["growth"] = rows[-1]["seconds"] / rows[0]["seconds"]
-        rows[-1]["size_growth"] = rows[-1]["bytes"] / rows[0]["bytes"]
+        first, last = rows[0], rows[-1]
+        last["growth"] = float(last["seconds"]) / float(first["seconds"])
+        last["size_growth"] = float(last["bytes"]) / float(first["bytes"])
         out["calls"] += rows
     return out
 

@@ -314,7 +314,9 @@ def test_the_oracle_lets_only_harmony_s_framing_vanish() -> None:
     assert not matches(text, ["Hi ", "think", "Done."])  # only with the harmony detector on
     assert not matches(text, ["Hi ", "thnk", "Done."], harmony=True)  # a content character lost
     assert not matches(text, ["Hi", "think", "Done."], harmony=True)  # a character outside the framing
-    assert matches(text, ["Hi <|channel|>analysis<|message|>think", "Done."], harmony=True)  # kept whole: fine
+    assert matches(
+        text, ["Hi <|channel|>analysis<|message|>think", "Done."], harmony=True
+    )  # kept whole: fine
     assert not matches(text, ["Hi <|channel|>analysis", "think", "Done."], harmony=True)  # half of one: not
     assert not matches("a<|channel|>final{<|message|>b", ["a", "b"], harmony=True)  # not a header: "{"
 

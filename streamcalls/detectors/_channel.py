@@ -78,15 +78,15 @@ def _alternation(branches: Sequence[tuple[str, str]], depth: int = 3) -> str:
             members = open_groups[char] = [(name, rest)]
             groups.append((char, members))
     parts = []
-    for char, members in groups:
-        if char is None:
+    for shared, members in groups:
+        if shared is None:
             name, source = members[0]
             parts.append(f"(?P<{name}>{source})")
         elif len(members) == 1:
             name, rest = members[0]
-            parts.append(f"(?P<{name}>{re.escape(char)}{rest})")
+            parts.append(f"(?P<{name}>{re.escape(shared)}{rest})")
         else:
-            parts.append(re.escape(char) + _alternation(members, depth - 1))
+            parts.append(re.escape(shared) + _alternation(members, depth - 1))
     return "(?:" + "|".join(parts) + ")"
 
 
@@ -201,6 +201,7 @@ class TextChannel:
         "_owners",
         "_pending",
         "_quiet",
+        "_searched",
         "_searches",
         "_starts",
         "_text_start",
@@ -221,9 +222,11 @@ class TextChannel:
         self._active: Detector | None = None
         self._candidate: list[str] = []  # an uncommitted detector's text, to give back
         self._candidate_size = 0
-        # Each search pattern's first match in the text being scanned (False: not searched yet).
+        # For the text being scanned: each search pattern's first match from where it was
+        # last searched (None: none there), and whether it was searched at all.
         self._found_in = ""
-        self._found: list[re.Match[str] | bool | None] = []
+        self._found: list[re.Match[str] | None] = []
+        self._searched: list[bool] = []
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -313,16 +316,19 @@ class TextChannel:
                 return pos, match.end(), int(match.lastgroup[1:])
         if self._found_in is not text:
             self._found_in = text
-            self._found = [False] * len(self._searches)
+            self._found = [None] * len(self._searches)
+            self._searched = [False] * len(self._searches)
         found = self._found
+        searched = self._searched
         best: tuple[int, int, int] | None = None
         for which, (lead, pattern) in enumerate(self._searches):
             match = found[which]
-            if match is False or (match is not None and match is not True and match.start() < pos):
-                # (a match still ahead stays valid)
+            # A match still ahead stays valid, and so does having found none.
+            if not searched[which] or (match is not None and match.start() < pos):
                 at = text.find(lead, pos)
                 match = found[which] = pattern.search(text, at) if at >= 0 else None
-            if match is None or match is True or match is False:
+                searched[which] = True
+            if match is None:
                 continue
             group = match.lastgroup
             assert group is not None
