@@ -174,3 +174,11 @@ def test_any_chunking_gives_the_same_events() -> None:
     whole = run(text)
     assert normalize(feed_chunks(bytewise(text.encode()), "text", detect=DETECT)) == normalize(whole)
     check_conservation(text, whole)
+
+
+def test_a_missing_call_end_before_the_next_call_or_the_section_end_is_forgiven() -> None:
+    text = f'{BEGIN}{CALL}functions.a:0{ARGS}{{"x": 1}}{CALL}functions.b:1{ARGS}{{}}{END}'
+    events = run(text)
+    assert [c.name for c in calls(events)] == ["a", "b"]
+    assert not [e for e in events if isinstance(e, ToolCallFailed)]
+    check_conservation(text, events)

@@ -220,6 +220,9 @@ class KimiDetector(Detector):
             return pos + len(CALL_END)
         if found == 0:
             return pos
+        if any(literal_at(text, pos, token) >= 0 for token in (CALL_BEGIN, *SECTION_ENDS)):
+            self._state = _BETWEEN  # no <|tool_call_end|>: the next call, or the section's end, ends it
+            return pos
         if not self._section:
             self.status = DONE
             return pos
