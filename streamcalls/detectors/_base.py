@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import ClassVar, NamedTuple
 
 from .._calls import OPEN, Call, CallAssembler
@@ -11,17 +12,23 @@ from ._markup import Markup
 
 __all__ = (
     "ACTIVE",
+    "BOUNDARY",
+    "CLOSED",
     "DONE",
     "MARKUP",
+    "MORE",
     "RAW",
     "REJECTED",
     "SHAPED",
     "Detector",
     "Hold",
+    "StateDetector",
     "Trigger",
+    "arguments_until",
     "feed_arguments",
     "literal_at",
     "prefixes",
+    "skip_blanks",
 )
 
 # Detector status.
@@ -82,6 +89,52 @@ def feed_arguments(calls: CallAssembler, call: Call, text: str, pos: int) -> int
     if not call.closed_json and (call.status == OPEN or call.draining):
         return -1
     return pos + rest if rest >= 0 else len(text)
+
+
+# How arguments_until stopped.
+MORE = 0  # at the end of the text (or of what it may take yet): more may come
+CLOSED = 1  # the arguments' JSON closed
+BOUNDARY = 2  # a token ended them first; the call was ended there
+
+_BLANK_RUN = re.compile(r"[ \t\r\n]*")
+
+
+def skip_blanks(text: str, pos: int) -> int:
+    """Where the blanks (spaces, tabs, line ends) from ``pos`` end."""
+    match = _BLANK_RUN.match(text, pos)
+    assert match is not None
+    return match.end()
+
+
+def arguments_until(
+    detector: Detector, call: Call, text: str, pos: int, *, boundary: re.Pattern[str], hold: re.Pattern[str]
+) -> tuple[int, int, str]:
+    r"""Feed a call's arguments from ``pos`` up to the next ``boundary`` token (tokens
+    that end arguments whatever they hold, such as Harmony's and Kimi's).
+
+    Returns where it stopped, how (MORE, CLOSED, BOUNDARY) and, for BOUNDARY, the
+    token, which is not consumed.  A possible start of a token at the text's end
+    (``hold``, a regex ending in ``\Z``) is left for the next text.  A token that
+    comes before the JSON closed ends the call there (``CallAssembler.end``: a
+    number fails as not an object, an open object as truncated).
+    """
+    found = boundary.search(text, pos)
+    if found is not None:
+        cut = found.start()
+    else:
+        held = hold.search(text, max(pos, len(text) - 32))
+        cut = held.start() if held is not None else len(text)
+    stop = feed_arguments(detector.calls, call, text[:cut], pos) if cut > pos else -1
+    markup = detector.markup
+    if stop >= 0:
+        markup.after_arguments(stop)
+        return stop, CLOSED, ""
+    if found is None:
+        return cut, MORE, ""
+    markup.after_arguments(cut)
+    if call.status == OPEN:
+        detector.calls.end(call)
+    return cut, BOUNDARY, found.group()
 
 
 def literal_at(text: str, pos: int, literal: str) -> int:
@@ -161,3 +214,30 @@ class Detector:
         self.markup.content(start, stop)
         if stop > start:
             self.out.append(ReasoningDelta(text[start:stop]) if reasoning else TextDelta(text[start:stop]))
+
+
+class StateDetector(Detector):
+    """A detector whose ``feed`` runs one step per state, from a table.
+
+    Subclasses set ``steps``, indexed by their ``_state``: each step consumes
+    what it can from ``pos`` and returns where it stopped; a step that neither
+    moves nor changes the state waits for more text (a token split across
+    chunks).
+    """
+
+    steps: ClassVar[tuple[Callable[..., int], ...]]  # (self, text, pos) -> where it stopped
+
+    __slots__ = ("_state",)
+
+    _state: int
+
+    def feed(self, text: str, pos: int) -> int:
+        end = len(text)
+        steps = self.steps
+        while pos < end and self.status == ACTIVE:
+            state = self._state
+            before = pos
+            pos = steps[state](self, text, pos)
+            if pos == before and self._state == state and self.status == ACTIVE:
+                break  # wait for more text
+        return pos

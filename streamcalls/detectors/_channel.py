@@ -1,8 +1,9 @@
 """The text channel: where assistant text meets the text detectors.
 
 Text is released as :class:`~streamcalls.TextDelta` as soon as it can no
-longer be the start of markup.  Each chunk is searched once, by one compiled
-regex holding every enabled detector's triggers; only a chunk's last few
+longer be the start of markup.  Each chunk is searched once for every
+enabled detector's triggers, by a few compiled regexes (one per first
+character, :mod:`~streamcalls.detectors._triggers`); only a chunk's last few
 characters are held back while they could still grow into a trigger (``~~``
 at a line start, ``<tool_``).  When a trigger matches, the text before it is
 released and the detector takes over until its markup ends; a bare-JSON
@@ -19,168 +20,15 @@ native call has been seen, bare JSON only while no call at all has.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from .._calls import CallAssembler
 from .._events import Event, TextDelta
-from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Hold, Trigger
+from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Trigger
+from ._triggers import FIRST, HOLD_WINDOW, LINE, MID, patterns
 
 __all__ = ("TextChannel",)
-
-_LINE_START = r"(?:\A|(?<=\n))"
-_MID_LINE = r"(?<=\n)"
-_TEXT_START = r"\A"
-
-# Where the text being searched begins: its first character continues a line,
-# starts one, or is the very first character of the text.
-_MID = 0
-_LINE = 1
-_FIRST = 2
-_HOLD_WINDOW = 96  # no held prefix is longer than this
-_NEVER = re.compile(r"(?!)")
-
-
-_SPECIAL = frozenset(".^$*+?{}[]\\|()")
-_QUANTIFIERS = frozenset("*+?{")
-
-
-def _first_literal(source: str) -> tuple[str, str] | None:
-    """A regex source's first character, if it always matches that one character, and the rest."""
-    if source[:1] == "\\" and len(source) > 1 and not source[1].isalnum():
-        char, rest = source[1], source[2:]
-    elif source and source[0] not in _SPECIAL:
-        char, rest = source[0], source[1:]
-    else:
-        return None
-    return None if rest[:1] in _QUANTIFIERS else (char, rest)
-
-
-def _alternation(branches: Sequence[tuple[str, str]], depth: int = 3) -> str:
-    """``(?:(?P<name>source)|...)``, with branches that begin with the same character
-    sharing it: at each place tried, the regex engine checks one character per
-    distinct first character instead of one per branch.  Branches keep their
-    order wherever two of them could match at one place."""
-    groups: list[tuple[str | None, list[tuple[str, str]]]] = []
-    open_groups: dict[str, list[tuple[str, str]]] = {}
-    for name, source in branches:
-        first = _first_literal(source) if depth else None
-        if first is None:
-            groups.append((None, [(name, source)]))
-            open_groups = {}  # it may match where any later branch does: nothing moves past it
-            continue
-        char, rest = first
-        if char in open_groups:
-            open_groups[char].append((name, rest))
-        else:
-            members = open_groups[char] = [(name, rest)]
-            groups.append((char, members))
-    parts = []
-    for shared, members in groups:
-        if shared is None:
-            name, source = members[0]
-            parts.append(f"(?P<{name}>{source})")
-        elif len(members) == 1:
-            name, rest = members[0]
-            parts.append(f"(?P<{name}>{re.escape(shared)}{rest})")
-        else:
-            parts.append(re.escape(shared) + _alternation(members, depth - 1))
-    return "(?:" + "|".join(parts) + ")"
-
-
-def _search_patterns(triggers: Sequence[Trigger]) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """The patterns that find triggers, one per first character, each starting with it.
-
-    A line trigger is found through the line end before it: ``\n`` then the
-    trigger (``n<number>`` groups); an anywhere trigger through its own first
-    character (``a<number>`` groups).  A pattern whose every match begins with
-    one literal character is searched for at C speed: about 10x faster than
-    one pattern of several branches with different first characters, which
-    the regex engine scans for one position at a time (and 100x faster than a
-    pattern that starts with a lookbehind).  Where triggers of two patterns
-    begin at one place, the lower number wins (markup first, so
-    ``\n[TOOL_CALLS]`` beats a bare-JSON ``[``).  Each comes with its first
-    character, which ``str.find`` skips to faster still (memchr) before the
-    regex engine looks.
-    """
-    line = [
-        (f"n{number}", trigger.pattern)
-        for number, trigger in enumerate(triggers)
-        if trigger.line_start and not trigger.text_start
-    ]
-    by_lead: dict[str, list[tuple[str, str]]] = {}
-    for number, trigger in enumerate(triggers):
-        if not trigger.line_start and not trigger.text_start:
-            by_lead.setdefault(trigger.lead, []).append((f"a{number}", trigger.rest))
-    patterns = [("\n", re.compile("\\n" + _alternation(line)))] if line else []
-    patterns += [(lead, re.compile(re.escape(lead) + _alternation(rests))) for lead, rests in by_lead.items()]
-    return tuple(patterns)
-
-
-def _start_pattern(triggers: Sequence[Trigger], where: int) -> re.Pattern[str]:
-    """The triggers that may begin exactly where a match is tried (``n<number>`` groups)."""
-    alternatives = [
-        (f"n{number}", trigger.pattern)
-        for number, trigger in enumerate(triggers)
-        if where == _FIRST
-        or (where == _LINE and not trigger.text_start)
-        or not (trigger.line_start or trigger.text_start)
-    ]
-    return re.compile(_alternation(alternatives)) if alternatives else _NEVER
-
-
-def _hold_pattern(holds: Sequence[Hold], where: int) -> re.Pattern[str]:
-    line_start = _MID_LINE if where == _MID else _LINE_START
-    alternatives = [
-        (_TEXT_START if hold.text_start else line_start if hold.line_start else "") + f"(?:{hold.pattern})"
-        for hold in holds
-        if where == _FIRST or not hold.text_start
-    ]
-    return re.compile("(?:" + "|".join(alternatives) + ")\\Z") if alternatives else _NEVER
-
-
-class _Patterns(NamedTuple):
-    """What the channel searches with, for one set of detector classes."""
-
-    owners: tuple[tuple[Trigger, int], ...]  # each trigger, with its detector's position
-    searches: tuple[tuple[str, re.Pattern[str]], ...]  # (first character, pattern)
-    # Each indexed by where the text begins (_MID, _LINE, _FIRST): the triggers that may begin
-    # right there, and what the text may end with while one could still follow.
-    starts: tuple[re.Pattern[str], ...]
-    holds: tuple[re.Pattern[str], ...]
-    quiet: re.Pattern[str]
-    line_first: frozenset[str]
-
-
-@functools.lru_cache(maxsize=64)
-def _patterns(kinds: tuple[type[Detector], ...]) -> _Patterns:
-    """Built once per set of detectors, not once per parser (it is most of a parser's set-up)."""
-    # Explicit markup first: where a marker and a bare-JSON trigger match at
-    # the same place ("[TOOL_CALLS]" and "["), the marker wins.
-    owners = tuple(
-        sorted(
-            ((trigger, number) for number, kind in enumerate(kinds) for trigger in kind.triggers),
-            key=lambda pair: pair[0].tier,
-        )
-    )
-    triggers = [trigger for trigger, _ in owners]
-    holds = [hold for kind in kinds for hold in kind.holds]
-    # The fast path: text that continues a line and holds no line end and no
-    # character an anywhere-trigger can begin with cannot start any markup.
-    anywhere = {t.lead for t in triggers if not (t.line_start or t.text_start)} | {
-        c for h in holds if not (h.line_start or h.text_start) for c in h.first
-    }
-    return _Patterns(
-        owners,
-        _search_patterns(triggers),
-        tuple(_start_pattern(triggers, where) for where in (_MID, _LINE, _FIRST)),
-        tuple(_hold_pattern(holds, where) for where in (_MID, _LINE, _FIRST)),
-        re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
-        frozenset({t.lead for t in triggers if t.line_start or t.text_start})
-        | {c for h in holds if h.line_start or h.text_start for c in h.first},
-    )
 
 
 class TextChannel:
@@ -243,13 +91,13 @@ class TextChannel:
         everyone = self._detectors
         if self._calls is None and everyone:
             self._calls = everyone[0].calls
-        patterns = _patterns(tuple(type(detector) for detector in everyone))
-        self._owners = [(trigger, everyone[number]) for trigger, number in patterns.owners]
-        self._searches = patterns.searches
-        self._starts = patterns.starts
-        self._holds = patterns.holds
-        self._quiet = patterns.quiet
-        self._line_first = patterns.line_first
+        found = patterns(tuple(type(detector) for detector in everyone))
+        self._owners = [(trigger, everyone[number]) for trigger, number in found.owners]
+        self._searches = found.searches
+        self._starts = found.starts
+        self._holds = found.holds
+        self._quiet = found.quiet
+        self._line_first = found.line_first
 
     # -- input -----------------------------------------------------------------
 
@@ -274,7 +122,7 @@ class TextChannel:
 
     def _scan(self, text: str) -> None:
         line_start = self._line_start
-        where = _FIRST if self._text_start else _LINE if line_start else _MID
+        where = FIRST if self._text_start else LINE if line_start else MID
         pos = 0
         end = len(text)
         while pos < end:
@@ -308,7 +156,7 @@ class TextChannel:
 
     def _find(self, text: str, pos: int, where: int) -> tuple[int, int, int] | None:
         """The first trigger at or after ``pos``: (start, stop, trigger number)."""
-        here = (_LINE if text[pos - 1] == "\n" else _MID) if pos else where
+        here = (LINE if text[pos - 1] == "\n" else MID) if pos else where
         if here:  # a line (or the text) starts right here
             match = self._starts[here].match(text, pos)
             if match is not None:
@@ -360,7 +208,7 @@ class TextChannel:
         elif rest:
             # A held trigger that the end of the text completes (an opening
             # fence line with nothing after it) is markup; anything else is text.
-            where = _FIRST if text_start else _LINE if self._line_start else _MID
+            where = FIRST if text_start else LINE if self._line_start else MID
             match = self._starts[where].match(rest + "\n")
             if match is not None and match.end() == len(rest) + 1:
                 assert match.lastgroup is not None
@@ -390,7 +238,7 @@ class TextChannel:
 
     def _release_up_to_hold(self, text: str, pos: int, line_start: bool, where: int) -> None:
         end = len(text)
-        held = self._holds[where].search(text, max(pos, end - _HOLD_WINDOW))
+        held = self._holds[where].search(text, max(pos, end - HOLD_WINDOW))
         cut = held.start() if held is not None else end
         self._text(text[pos:cut])
         if cut < end:

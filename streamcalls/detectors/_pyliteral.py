@@ -27,32 +27,27 @@ call or an expression in a value, a set, bytes, an f-string, a repeated
 keyword or key, a surrogate escape, nesting past ``max_json_depth``, JSON past
 the room the call has.  After a failure the reader goes on, writing nothing,
 to the call's closing ``)`` -- through strings and brackets, in constant
-memory -- so that the next call can be read (:class:`Skipper`).
+memory -- so that the next call can be read (:class:`~._pytokens.Skipper`).
+The JSON side -- containers, keys, commas, the room -- is
+:class:`~._pyjson.JsonWriter`; Python's lexical pieces are in
+:mod:`~._pytokens`.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 
-import msgspec
+from ._pyjson import DICT, LIST, TUPLE, Failure, JsonWriter
+from ._pytokens import STRING_STOPS, Skipper, escape, is_float, number_json
 
-__all__ = ("BROKEN", "DONE", "FAILED", "READING", "PythonArguments", "Skipper")
-
-_encode = msgspec.json.encode
+__all__ = ("BROKEN", "DONE", "FAILED", "READING", "PythonArguments")
 
 # Reader status.
 READING = 0
 DONE = 1  # the closing ")" was read; the JSON is complete
 FAILED = 2  # the closing ")" was read after a failure
 BROKEN = 3  # a "]" or "}" that closes nothing stopped it (not consumed)
-
-# Container kinds.
-_CALL = ")"
-_LIST = "]"
-_TUPLE = ")"
-_DICT = "}"
 
 # States.
 _ITEM = 0  # an item or the container's end
@@ -66,98 +61,38 @@ _WORD = 7
 _SKIP = 8
 _OPEN = 9  # nothing read yet: "{" is written first
 
-_BLANKS = " \t\r\n\f"
+_BLANKS = re.compile(r"[ \t\r\n\f]*")
 _WORD_CHARS = re.compile(r"\w*")
 _NUMBER_CHARS = re.compile(r"[0-9A-Za-z_.]*")
 _MAX_WORD = 256
 _MAX_NUMBER = 1000
-_SIMPLE_ESCAPES = {
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "a": "\a",
-    "b": "\b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "v": "\v",
-    "\n": "",  # a line continued inside the string
-}
-_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
-_OCTAL = "01234567"
 _LITERALS = {"True": "true", "False": "false", "None": "null"}
-# Inside a string, what needs a look: its quote, a backslash, a line end.
-_STRING_STOPS = {
-    ("'", False): re.compile(r"['\\\r\n]"),
-    ('"', False): re.compile(r'["\\\r\n]'),
-    ("'", True): re.compile(r"['\\]"),
-    ('"', True): re.compile(r'["\\]'),
-}
-_SKIP_OUTSIDE = re.compile(r"['\"()\[\]{},]")
 _CLOSERS = ")]}"
-
-
-def _json_string(chars: str) -> str:
-    """``chars`` as they stand inside a JSON string."""
-    return _encode(chars).decode()[1:-1]
-
-
-class _Failure(Exception):
-    """The call failed at ``pos`` (control flow inside the reader only)."""
-
-    def __init__(self, error: str, pos: int, *, limit: bool = False) -> None:
-        self.error = error
-        self.pos = pos
-        self.limit = limit
-
-
-class _Frame:
-    __slots__ = ("close", "comma", "count", "keys")
-
-    def __init__(self, close: str, kind_is_keyed: bool) -> None:
-        self.close = close
-        self.count = 0
-        self.comma = False  # a comma after the last item (a tuple of one)
-        self.keys: set[str] | None = set() if kind_is_keyed else None
+_OPENERS = {"[": LIST, "(": TUPLE, "{": DICT}
 
 
 class PythonArguments:
     """Reads one call's arguments, from after its ``(`` to its ``)``."""
 
     __slots__ = (
-        "_frames",
-        "_key",
-        "_key_chars",
-        "_max_depth",
+        "_json",
         "_negative",
         "_quote",
         "_raw",
-        "_room",
-        "_room_error",
         "_skipper",
         "_state",
         "_token",
         "_triple",
-        "_write",
-        "_written",
         "error",
         "limit",
         "status",
     )
 
     def __init__(self, write: Callable[[str], None], *, max_depth: int, room: int, room_error: str) -> None:
-        self._write = write
-        self._max_depth = max_depth
-        self._room = room  # JSON characters the call may have
-        self._room_error = room_error
-        self._written = 0
-        self._frames = [_Frame(_CALL, True)]
-        self._state = _ITEM
+        self._json = JsonWriter(write, max_depth=max_depth, room=room, room_error=room_error)
+        self._state = _OPEN
         self._token: list[str] = []  # a number or a word so far
         self._negative = False
-        self._key = False  # the value being read is a dict's key
-        self._key_chars: list[str] = []  # a string key so far (keys must not repeat)
         self._quote = ""
         self._triple = False
         self._raw = False
@@ -165,7 +100,6 @@ class PythonArguments:
         self.status = READING
         self.error: str | None = None  # why the call failed
         self.limit = False  # it failed at a size limit
-        self._state = _OPEN
 
     # -- driving ---------------------------------------------------------------------------
 
@@ -177,7 +111,7 @@ class PythonArguments:
         try:
             if self._state == _OPEN:
                 self._state = _ITEM
-                self._out("{", pos)
+                self._json.out("{", pos)
             while pos < end and self.status == READING:
                 if self._state == _SKIP:
                     return self._skip(text, pos)
@@ -186,7 +120,7 @@ class PythonArguments:
                 pos = self._step(text, pos)
                 if pos == before and self._state == state:
                     break  # wait for more text
-        except _Failure as failure:
+        except Failure as failure:
             self.error = failure.error
             self.limit = failure.limit
             self._start_skipping()
@@ -207,111 +141,59 @@ class PythonArguments:
             return self._word(text, pos)
         if state == _KEYWORD:
             return self._keyword(text, pos)
-        end = len(text)
-        while pos < end and text[pos] in _BLANKS:
-            pos += 1
-        if pos == end:
+        match = _BLANKS.match(text, pos)
+        assert match is not None
+        pos = match.end()
+        if pos == len(text):
             return pos
         if state == _EQUALS:
             return self._equals(text, pos)
         if state == _AFTER_ITEM:
             return self._after_item(text, pos)
-        frame = self._frames[-1]
         char = text[pos]
         if state == _ITEM and char in _CLOSERS:
             return self._close(char, pos)
-        if state == _ITEM and frame.close == _CALL and len(self._frames) == 1:
+        if state == _ITEM and not self._json.depth:  # the call's own items: keywords
             if char.isidentifier():
                 self._token = []
                 self._state = _KEYWORD
                 return pos
             if char == "*":
-                raise _Failure("*args and **kwargs are not literal arguments", pos)
-            raise _Failure("a positional argument (only keyword arguments are read)", pos)
+                raise Failure("*args and **kwargs are not literal arguments", pos)
+            raise Failure("a positional argument (only keyword arguments are read)", pos)
         if state == _ITEM:
-            self._item_start(pos)
+            self._json.item(pos)
             self._state = _VALUE  # (a value that must wait for more text starts only once)
         return self._value_start(text, pos)
 
     # -- structure ---------------------------------------------------------------------------
 
-    def _out(self, piece: str, pos: int) -> None:
-        if self._written + len(piece) > self._room:
-            raise _Failure(self._room_error, pos, limit=True)
-        self._written += len(piece)
-        self._write(piece)
-
-    def _item_start(self, pos: int) -> None:
-        """A list's element or a dict's key begins."""
-        frame = self._frames[-1]
-        if frame.count:
-            self._out(",", pos)
-        frame.count += 1
-        frame.comma = False
-        self._key = frame.close == _DICT
-
     def _after_item(self, text: str, pos: int) -> int:
-        frame = self._frames[-1]
         char = text[pos]
-        if self._key:  # a dict's key: ":" must follow
+        if self._json.in_key:  # a dict's key: ":" must follow
             if char == ":":
-                self._key = False
-                self._out(":", pos)
+                self._json.colon(pos)
                 self._state = _VALUE
                 return pos + 1
-            raise _Failure("a set, or a dict key without its value (only dicts are read)", pos)
+            raise Failure("a set, or a dict key without its value (only dicts are read)", pos)
         if char == ",":
-            frame.comma = True
+            self._json.comma()
             self._state = _ITEM
             return pos + 1
         if char in _CLOSERS:
             return self._close(char, pos)
-        raise _Failure(f"unexpected {char!r} after a value", pos)
+        raise Failure(f"unexpected {char!r} after a value", pos)
 
     def _close(self, char: str, pos: int) -> int:
-        frames = self._frames
-        frame = frames[-1]
-        if char != frame.close or (self._key and frame.close == _DICT and self._state == _AFTER_ITEM):
-            raise _Failure(f"unexpected {char!r}", pos)
-        if len(frames) == 1:
-            self._out("}", pos)
+        if self._json.close(char, pos):
             self.status = DONE
-            return pos + 1
-        if frame.keys is None and frame.close == _TUPLE and frame.count == 1 and not frame.comma:
-            raise _Failure("a value in parentheses (a tuple of one is written (x,))", pos)
-        self._out("}" if frame.close == _DICT else "]", pos)
-        frames.pop()
-        self._value_done()
+        else:
+            self._state = _AFTER_ITEM
         return pos + 1
-
-    def _open(self, close: str, pos: int) -> int:
-        if self._key:
-            raise _Failure("a dict key must be a string, a number, a boolean or None", pos)
-        if len(self._frames) >= self._max_depth:
-            raise _Failure(f"arguments nest deeper than max_json_depth={self._max_depth}", pos)
-        self._out("{" if close == _DICT else "[", pos)
-        # A tuple is told from the call by its depth: only the bottom frame is the call.
-        self._frames.append(_Frame(close, close == _DICT))
-        self._state = _ITEM
-        return pos + 1
-
-    def _value_done(self) -> None:
-        self._state = _AFTER_ITEM
 
     def _scalar(self, json_text: str, pos: int) -> None:
-        """A complete value other than a string: written whole (quoted, as a dict's key)."""
-        if self._key:
-            self._note_key(json_text, pos)
-            json_text = f'"{json_text}"'
-        self._out(json_text, pos)
-        self._value_done()
-
-    def _note_key(self, key: str, pos: int) -> None:
-        keys = self._frames[-1].keys
-        assert keys is not None
-        if key in keys:
-            raise _Failure(f"the key {key!r} is repeated", pos)
-        keys.add(key)
+        self._json.scalar(json_text, pos)
+        self._state = _AFTER_ITEM
 
     # -- keywords --------------------------------------------------------------------------------
 
@@ -320,7 +202,7 @@ class PythonArguments:
         assert match is not None
         self._token.append(match.group())
         if sum(map(len, self._token)) > _MAX_WORD:
-            raise _Failure("a keyword too long", pos)
+            raise Failure("a keyword too long", pos)
         if match.end() == len(text):
             return match.end()
         self._state = _EQUALS
@@ -328,16 +210,12 @@ class PythonArguments:
 
     def _equals(self, text: str, pos: int) -> int:
         if text[pos] != "=":
-            raise _Failure("a positional argument (only keyword arguments are read)", pos)
+            raise Failure("a positional argument (only keyword arguments are read)", pos)
         if pos + 1 == len(text):
             return pos  # "==" is a comparison: wait for the next character
         if text[pos + 1] == "=":
-            raise _Failure("an expression, not a keyword argument", pos)
-        name = "".join(self._token)
-        self._note_key(name, pos)
-        frame = self._frames[0]
-        self._out(("," if frame.count else "") + f"{_encode(name).decode()}:", pos)
-        frame.count += 1
+            raise Failure("an expression, not a keyword argument", pos)
+        self._json.keyword("".join(self._token), pos)
         self._state = _VALUE
         return pos + 1
 
@@ -356,7 +234,7 @@ class PythonArguments:
             if pos + 1 == len(text):
                 return pos
             if text[pos + 1] not in "0123456789.":
-                raise _Failure("an expression, not a literal", pos)
+                raise Failure("an expression, not a literal", pos)
             self._token = []
             self._negative = True
             self._state = _NUMBER
@@ -365,13 +243,12 @@ class PythonArguments:
             self._token = []
             self._state = _WORD
             return pos
-        if char == "[":
-            return self._open(_LIST, pos)
-        if char == "(":
-            return self._open(_TUPLE, pos)
-        if char == "{":
-            return self._open(_DICT, pos)
-        raise _Failure(f"unexpected {char!r} where a value should be", pos)
+        close = _OPENERS.get(char)
+        if close is not None:
+            self._json.open(close, pos)
+            self._state = _ITEM
+            return pos + 1
+        raise Failure(f"unexpected {char!r} where a value should be", pos)
 
     def _string_start(self, text: str, pos: int, at: int, *, raw: bool) -> int:
         """A string opens at ``at`` (``pos``: where its prefix began)."""
@@ -382,41 +259,19 @@ class PythonArguments:
         self._quote = quote
         self._triple = triple
         self._raw = raw
-        self._key_chars = []
-        self._out('"', pos)
+        self._json.string_open(pos)
         self._state = _STRING
         return at + (3 if triple else 1)
 
-    def _chars(self, chars: str, pos: int) -> None:
-        """A string's characters (``pos``: where they are in the text)."""
-        if not chars:
-            return
-        piece = _json_string(chars)
-        if self._written + len(piece) > self._room:
-            # As many characters as fit, so that the limit cuts at the same character
-            # however the text was chunked.
-            room = self._room - self._written
-            fit = 0
-            for char in chars:
-                room -= len(_json_string(char))
-                if room < 0:
-                    break
-                fit += 1
-            if fit:
-                self._out(_json_string(chars[:fit]), pos)
-            raise _Failure(self._room_error, pos + fit, limit=True)
-        if self._key:
-            self._key_chars.append(chars)
-        self._out(piece, pos)
-
     def _string(self, text: str, pos: int) -> int:
         quote = self._quote
-        stops = _STRING_STOPS[quote, self._triple]
+        stops = STRING_STOPS[quote, self._triple]
+        chars = self._json.chars
         end = len(text)
         while pos < end:
             found = stops.search(text, pos)
             stop = found.start() if found is not None else end
-            self._chars(text[pos:stop], pos)
+            chars(text[pos:stop], pos)
             pos = stop
             if found is None:
                 return pos
@@ -430,62 +285,25 @@ class PythonArguments:
                 if len(rest) < 3 and quote * len(rest) == rest:
                     return pos  # maybe the closing quotes: wait
                 count = 2 if text.startswith(quote * 2, pos) else 1
-                self._chars(quote * count, pos)
+                chars(quote * count, pos)
                 pos += count
             elif char in "\r\n":
-                raise _Failure("a line end inside a one-line string", pos)
+                raise Failure("a line end inside a one-line string", pos)
             else:
-                after = self._escape(text, pos)
-                if after == pos:
+                try:
+                    decoded = escape(text, pos, raw=self._raw)
+                except ValueError as exc:
+                    raise Failure(str(exc), pos) from None
+                if decoded is None:
                     return pos  # an escape cut by the chunk's end
-                pos = after
+                chars(decoded[0], pos)
+                pos = decoded[1]
         return pos
 
     def _string_end(self, pos: int) -> int:
-        self._value_done()  # (a failure from here on is outside the string)
-        if self._key:
-            self._note_key("".join(self._key_chars), pos)
-            self._key_chars = []
-        self._out('"', pos)
+        self._state = _AFTER_ITEM  # (a failure from here on is outside the string)
+        self._json.string_close(pos)
         return pos
-
-    def _escape(self, text: str, pos: int) -> int:
-        """A backslash at ``pos``: where the escape ends (``pos`` if it is cut off)."""
-        end = len(text)
-        if pos + 1 == end:
-            return pos
-        char = text[pos + 1]
-        if self._raw:  # a raw string keeps the backslash, and the quote after it
-            self._chars(text[pos : pos + 2], pos)
-            return pos + 2
-        simple = _SIMPLE_ESCAPES.get(char)
-        if simple is not None:
-            self._chars(simple, pos)
-            return pos + 2
-        digits = _HEX_ESCAPES.get(char)
-        if digits is not None:
-            if pos + 2 + digits > end:
-                return pos
-            try:
-                code = int(text[pos + 2 : pos + 2 + digits], 16)
-            except ValueError:
-                raise _Failure(f"a malformed \\{char} escape", pos) from None
-            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
-                raise _Failure(f"\\{char} escapes a surrogate or no character", pos)
-            self._chars(chr(code), pos)
-            return pos + 2 + digits
-        if char in _OCTAL:
-            stop = pos + 2
-            while stop < end and stop < pos + 4 and text[stop] in _OCTAL:
-                stop += 1
-            if stop == end and stop < pos + 4:
-                return pos  # more octal digits may follow
-            self._chars(chr(int(text[pos + 1 : stop], 8)), pos)
-            return stop
-        if char == "N":
-            raise _Failure("a \\N{...} escape (not read)", pos)
-        self._chars("\\" + char, pos)  # an unknown escape keeps its backslash
-        return pos + 2
 
     def _number(self, text: str, pos: int) -> int:
         end = len(text)
@@ -495,26 +313,20 @@ class PythonArguments:
             self._token.append(match.group())
             pos = match.end()
             if sum(map(len, self._token)) > _MAX_NUMBER:
-                raise _Failure("a number too long", pos)
+                raise Failure("a number too long", pos)
             if pos == end:
                 return pos
             # A sign belongs to the number right after a decimal exponent's "e".
             token = "".join(self._token)
-            if text[pos] in "+-" and token[-1:] in ("e", "E") and _is_float(token):
+            if text[pos] in "+-" and token[-1:] in ("e", "E") and is_float(token):
                 self._token.append(text[pos])
                 pos += 1
                 continue
             break
         try:
-            if _is_float(token):
-                value: int | float = float(token)
-                if not math.isfinite(value):
-                    raise _Failure(f"{token} is not a finite number", pos)
-            else:
-                value = int(token, 0)
-        except ValueError:
-            raise _Failure(f"{token!r} is not a number", pos) from None
-        self._scalar(_encode(-value if self._negative else value).decode(), pos)
+            self._scalar(number_json(token, negative=self._negative), pos)
+        except ValueError as exc:
+            raise Failure(str(exc), pos) from None
         return pos
 
     def _word(self, text: str, pos: int) -> int:
@@ -524,25 +336,25 @@ class PythonArguments:
         pos = match.end()
         word = "".join(self._token)
         if len(word) > _MAX_WORD:
-            raise _Failure("a name too long", pos)
+            raise Failure("a name too long", pos)
         if pos == len(text):
             return pos
         char = text[pos]
         if char in "'\"":
             if word in ("u", "U", "r", "R"):
                 return self._string_start(text, pos, pos, raw=word in ("r", "R"))
-            raise _Failure(f"a {word}-prefixed string (bytes or an f-string) is not a literal value", pos)
+            raise Failure(f"a {word}-prefixed string (bytes or an f-string) is not a literal value", pos)
         literal = _LITERALS.get(word)
         if literal is None:
             what = "a call" if char == "(" else "a name"
-            raise _Failure(f"{what} ({word}) where a literal value should be", pos)
+            raise Failure(f"{what} ({word}) where a literal value should be", pos)
         self._scalar(literal, pos)
         return pos
 
     # -- after a failure --------------------------------------------------------------------------
 
     def _start_skipping(self) -> None:
-        depth = len(self._frames) - 1
+        depth = self._json.depth
         if self._state == _STRING:
             self._skipper = Skipper(")", depth=depth, quote=self._quote, triple=self._triple, raw=self._raw)
         else:
@@ -559,90 +371,3 @@ class PythonArguments:
         if skipper.stop:
             self.status = BROKEN
         return pos
-
-
-def _is_float(token: str) -> bool:
-    """Is this number token a float (a decimal one with a point or an exponent)?"""
-    if token[:2].lower() in ("0x", "0o", "0b"):
-        return False
-    return "." in token or "e" in token or "E" in token
-
-
-class Skipper:
-    """Follows Python text that failed to its end, in constant memory.
-
-    It counts brackets outside strings and stops (without consuming it) at
-    one of ``ends`` (closing brackets, maybe ``,``) at depth 0, or at another
-    closing bracket there, which closes nothing it opened: ``stop`` says which.
-    """
-
-    __slots__ = ("_depth", "_ends", "_quote", "_raw", "_triple", "stop")
-
-    def __init__(
-        self, ends: str, *, depth: int = 0, quote: str = "", triple: bool = False, raw: bool = False
-    ) -> None:
-        self._ends = ends
-        self._depth = depth
-        self._quote = quote  # inside a string
-        self._triple = triple
-        self._raw = raw
-        self.stop = ""
-
-    def feed(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end:
-            if self._quote:
-                stops = _STRING_STOPS[self._quote, self._triple]
-                found = stops.search(text, pos)
-                if found is None:
-                    return end
-                pos = found.start()
-                char = text[pos]
-                if char == "\\":
-                    if pos + 1 == end:
-                        return pos
-                    pos += 2
-                elif char in "\r\n":
-                    self._quote = ""  # a one-line string broken by the line end: count on outside it
-                    pos += 1
-                elif not self._triple:
-                    self._quote = ""
-                    pos += 1
-                elif text.startswith(self._quote * 3, pos):
-                    self._quote = ""
-                    pos += 3
-                elif pos + 3 > end and self._quote * (end - pos) == text[pos:]:
-                    return pos
-                else:
-                    pos += 1
-                continue
-            found = _SKIP_OUTSIDE.search(text, pos)
-            if found is None:
-                return end
-            pos = found.start()
-            char = text[pos]
-            if char in "'\"":
-                if pos + 2 >= end:
-                    return pos  # '' or '''? wait
-                self._triple = text.startswith(char * 3, pos)
-                self._quote = char
-                pos += 3 if self._triple else 1
-            elif char in "([{":
-                self._depth += 1
-                pos += 1
-            elif char == ",":
-                if not self._depth and "," in self._ends:
-                    self.stop = char
-                    return pos
-                pos += 1
-            elif self._depth:
-                self._depth -= 1
-                pos += 1
-            else:
-                self.stop = char  # a closer at depth 0: one of ends, or one that breaks the text
-                return pos
-        return pos
-
-    @property
-    def broken(self) -> bool:
-        return bool(self.stop) and self.stop not in self._ends

@@ -45,7 +45,20 @@ from __future__ import annotations
 import re
 
 from .._calls import OPEN, Call
-from ._base import ACTIVE, DONE, REJECTED, Detector, Hold, Trigger, feed_arguments, literal_at, prefixes
+from ._base import (
+    ACTIVE,
+    BOUNDARY,
+    CLOSED,
+    DONE,
+    REJECTED,
+    Hold,
+    StateDetector,
+    Trigger,
+    arguments_until,
+    literal_at,
+    prefixes,
+    skip_blanks,
+)
 
 __all__ = ("HarmonyDetector",)
 
@@ -64,7 +77,6 @@ _BOUNDARY = re.compile(r"<\|(?:end|return|call|start|channel)\|>")
 _BOUNDARY_HOLD = re.compile(
     "(?:" + "|".join(prefixes(token) for token in (*END_TOKENS, START, CHANNEL)) + r")\Z"
 )
-_BLANKS = " \t\r\n"
 
 # The tokens each part of a header may end with.
 _ROLE_ENDS: tuple[str, ...] = (CHANNEL, CONSTRAIN, MESSAGE)
@@ -80,7 +92,7 @@ _BODY = 3
 _AFTER_BODY = 4  # the call's JSON closed; its end token should follow
 
 
-class HarmonyDetector(Detector):
+class HarmonyDetector(StateDetector):
     name = "harmony"
     triggers = (
         Trigger("<", re.escape(START[1:])),
@@ -104,7 +116,6 @@ class HarmonyDetector(Detector):
         "_reasoning",
         "_recipient_form",
         "_role_part",
-        "_state",
     )
 
     def begin(self, trigger: str) -> None:
@@ -126,25 +137,6 @@ class HarmonyDetector(Detector):
             self._ends = _CHANNEL_ENDS
         self._has_role = trigger == START
         self._recipient_form = trigger == _RECIPIENT
-
-    def feed(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end and self.status == ACTIVE:
-            state = self._state
-            before = pos
-            if state == _HEADER:
-                pos = self._header(text, pos)
-            elif state == _CONTENT:
-                pos = self._content(text, pos)
-            elif state == _BODY_START:
-                pos = self._body_start(text, pos)
-            elif state == _BODY:
-                pos = self._body(text, pos)
-            else:
-                pos = self._after_body(text, pos)
-            if pos == before and self._state == state and self.status == ACTIVE:
-                break  # a token split across chunks: wait for the rest
-        return pos
 
     # -- the header --------------------------------------------------------------------
 
@@ -236,10 +228,8 @@ class HarmonyDetector(Detector):
     # -- a call's arguments ------------------------------------------------------------------
 
     def _body_start(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end and text[pos] in _BLANKS:
-            pos += 1
-        if pos == end:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
             return pos
         call = self._call
         assert call is not None
@@ -255,32 +245,19 @@ class HarmonyDetector(Detector):
         return pos
 
     def _body(self, text: str, pos: int) -> int:
-        call = self._call
-        assert call is not None
-        found = _BOUNDARY.search(text, pos)
-        if found is not None:
-            cut = found.start()
-        else:
-            held = _BOUNDARY_HOLD.search(text, max(pos, len(text) - 16))
-            cut = held.start() if held is not None else len(text)
-        stop = feed_arguments(self.calls, call, text[:cut], pos) if cut > pos else -1
-        if stop >= 0:
-            self.markup.after_arguments(stop)
+        assert self._call is not None
+        pos, how, token = arguments_until(
+            self, self._call, text, pos, boundary=_BOUNDARY, hold=_BOUNDARY_HOLD
+        )
+        if how == CLOSED:
             self._state = _AFTER_BODY
-            return stop
-        if found is None:
-            return cut
-        # The message ended before its arguments' JSON did.
-        self.markup.after_arguments(cut)
-        if call.status == OPEN:
-            self.calls.end(call)  # a bare number, say; or truncated JSON
-        return self._boundary(found.group(), cut)
+        elif how == BOUNDARY:  # the message ended before its arguments' JSON did
+            return self._boundary(token, pos)
+        return pos
 
     def _after_body(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end and text[pos] in _BLANKS:
-            pos += 1
-        if pos == end:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
             return pos
         if text[pos] == "<":
             token = _token_at(text, pos)
@@ -310,6 +287,8 @@ class HarmonyDetector(Detector):
                 self.calls.feed(call, rest)
             self.markup.fail("the arguments were cut off (the text ended inside them)", call)
         return ""
+
+    steps = (_header, _content, _body_start, _body, _after_body)  # by state
 
 
 def _recipient(words: list[str]) -> str | None:

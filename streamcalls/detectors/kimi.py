@@ -26,7 +26,18 @@ from __future__ import annotations
 import re
 
 from .._calls import OPEN, Call
-from ._base import ACTIVE, DONE, Detector, Hold, Trigger, feed_arguments, literal_at, prefixes
+from ._base import (
+    ACTIVE,
+    DONE,
+    MORE,
+    Hold,
+    StateDetector,
+    Trigger,
+    arguments_until,
+    literal_at,
+    prefixes,
+    skip_blanks,
+)
 
 __all__ = ("KimiDetector",)
 
@@ -39,9 +50,9 @@ _TOKENS = (*SECTION_BEGINS, *SECTION_ENDS, CALL_BEGIN, ARGUMENTS_BEGIN, CALL_END
 _ANY_TOKEN = re.compile("|".join(re.escape(token) for token in _TOKENS))
 _ANY_TOKEN_HOLD = re.compile("(?:" + "|".join(prefixes(token) for token in _TOKENS) + r")\Z")
 _HOLD_WINDOW = max(map(len, _TOKENS))
+assert _HOLD_WINDOW <= 32  # (arguments_until looks that far back for a token's start)
 _FUNCTIONS = "functions."
 _INDEX = re.compile(r":\d+\Z")
-_BLANKS = " \t\r\n"
 _MAX_ID = 256
 _MAX_BLANK = 64  # blanks held after a call outside a section, while another call may follow
 
@@ -54,12 +65,12 @@ _AFTER_ARGUMENTS = 4  # <|tool_call_end|> should follow
 _STRAY = 5  # text inside the section that is not a call: up to the next token
 
 
-class KimiDetector(Detector):
+class KimiDetector(StateDetector):
     name = "kimi"
     triggers = tuple(Trigger("<", re.escape(token[1:])) for token in (*SECTION_BEGINS, CALL_BEGIN))
     holds = tuple(Hold(prefixes(token), "<") for token in (*SECTION_BEGINS, CALL_BEGIN))
 
-    __slots__ = ("_call", "_id", "_section", "_state")
+    __slots__ = ("_call", "_id", "_section")
 
     def begin(self, trigger: str) -> None:
         self.status = ACTIVE
@@ -69,33 +80,10 @@ class KimiDetector(Detector):
         self._id: list[str] = []
         self._call: Call | None = None
 
-    def feed(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end and self.status == ACTIVE:
-            state = self._state
-            before = pos
-            if state == _BETWEEN:
-                pos = self._between(text, pos)
-            elif state == _ID:
-                pos = self._call_id(text, pos)
-            elif state == _ARGUMENTS_START:
-                pos = self._arguments_start(text, pos)
-            elif state == _ARGUMENTS:
-                pos = self._arguments(text, pos)
-            elif state == _AFTER_ARGUMENTS:
-                pos = self._after_arguments(text, pos)
-            else:
-                pos = self._stray(text, pos)
-            if pos == before and self._state == state and self.status == ACTIVE:
-                break  # a token split across chunks: wait for the rest
-        return pos
-
     def _between(self, text: str, pos: int) -> int:
         start = pos
-        end = len(text)
-        while pos < end and text[pos] in _BLANKS:
-            pos += 1
-        if pos == end:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
             if self._section:
                 return pos  # blanks inside the section are markup
             if pos - start > _MAX_BLANK:
@@ -166,10 +154,8 @@ class KimiDetector(Detector):
         return at + len(ARGUMENTS_BEGIN)
 
     def _arguments_start(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end and text[pos] in _BLANKS:
-            pos += 1
-        if pos == end:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
             return pos
         call = self._call
         assert call is not None
@@ -186,33 +172,15 @@ class KimiDetector(Detector):
         return pos
 
     def _arguments(self, text: str, pos: int) -> int:
-        call = self._call
-        assert call is not None
-        found = _ANY_TOKEN.search(text, pos)
-        if found is not None:
-            cut = found.start()
-        else:
-            held = _ANY_TOKEN_HOLD.search(text, max(pos, len(text) - _HOLD_WINDOW))
-            cut = held.start() if held is not None else len(text)
-        stop = feed_arguments(self.calls, call, text[:cut], pos) if cut > pos else -1
-        if stop >= 0:
-            self.markup.after_arguments(stop)
+        assert self._call is not None
+        pos, how, _ = arguments_until(self, self._call, text, pos, boundary=_ANY_TOKEN, hold=_ANY_TOKEN_HOLD)
+        if how != MORE:  # the JSON closed, or a token came first (the call was ended there)
             self._state = _AFTER_ARGUMENTS
-            return stop
-        if found is None:
-            return cut
-        # A token came before the arguments' JSON closed.
-        self.markup.after_arguments(cut)
-        if call.status == OPEN:
-            self.calls.end(call)
-        self._state = _AFTER_ARGUMENTS
-        return cut
+        return pos
 
     def _after_arguments(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end and text[pos] in _BLANKS:
-            pos += 1
-        if pos == end:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
             return pos
         found = literal_at(text, pos, CALL_END)
         if found == 1:
@@ -244,6 +212,8 @@ class KimiDetector(Detector):
         elif state == _BETWEEN and not self._section:
             return rest  # blanks held after the last call: text
         return ""
+
+    steps = (_between, _call_id, _arguments_start, _arguments, _after_arguments, _stray)  # by state
 
 
 def _name(call_id: str) -> str:

@@ -30,8 +30,9 @@ from __future__ import annotations
 import re
 
 from .._calls import OPEN, Call
-from ._base import ACTIVE, DONE, REJECTED, SHAPED, Detector, Hold, Trigger, prefixes
-from ._pyliteral import READING, PythonArguments, Skipper
+from ._base import ACTIVE, DONE, REJECTED, SHAPED, Hold, StateDetector, Trigger, prefixes, skip_blanks
+from ._pyliteral import READING, PythonArguments
+from ._pytokens import Skipper
 
 __all__ = ("PythonicDetector",)
 
@@ -41,7 +42,6 @@ _END_TOKENS = ("<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|eom|>")
 _NAME_CHARS = re.compile(r"[\w.]*")
 _MAX_NAME = 256
 _MAX_BLANK = 64  # blanks held after a call while a "," or "]" may follow
-_BLANKS = " \t\r\n"
 # The first call shows itself: "(" then ")" or a keyword and "=" that is not "==".
 _COMMITS = re.compile(r"\(\s*(?:\)|[A-Za-z_]\w*\s*=[^=])")
 _MAY_COMMIT = re.compile(r"\(\s*(?:[A-Za-z_]\w*\s*=?)?\Z")
@@ -64,7 +64,7 @@ _SKIP_ITEM = 6  # an element that is not a call, up to the next "," or "]"
 _END_TOKEN = 7  # after "]"
 
 
-class PythonicDetector(Detector):
+class PythonicDetector(StateDetector):
     name = "pythonic"
     triggers = (
         Trigger("[", r"[ \t]*[A-Za-z_]", line_start=True, tier=SHAPED),
@@ -72,7 +72,7 @@ class PythonicDetector(Detector):
     )
     holds = (Hold(r"\[[ \t]*", "[", line_start=True), Hold(prefixes(_PYTHON_START), "<"))
 
-    __slots__ = ("_arguments", "_call", "_json", "_name", "_skipper", "_state")
+    __slots__ = ("_arguments", "_call", "_json", "_name", "_skipper")
 
     def begin(self, trigger: str) -> None:
         self.status = ACTIVE
@@ -89,38 +89,15 @@ class PythonicDetector(Detector):
             self._name = [trigger[-1]]  # the trigger took the name's first character
 
     def feed(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end and self.status == ACTIVE:
-            state = self._state
-            before = pos
-            if state == _ARGUMENTS:
-                pos = self._read_arguments(text, pos)
-            elif state == _NAME:
-                pos = self._read_name(text, pos)
-            elif state == _COMMIT:
-                pos = self._commit(text, pos)
-            elif state == _AFTER_CALL:
-                pos = self._after_call(text, pos)
-            elif state == _ITEM:
-                pos = self._item(text, pos)
-            elif state == _SKIP_ITEM:
-                pos = self._skip_item(text, pos)
-            elif state == _OPENED:
-                pos = self._opened(text, pos)
-            else:
-                pos = self._end_token(text, pos)
-            if pos == before and self._state == state and self.status == ACTIVE:
-                break  # wait for more text
-        self._flush()
+        pos = super().feed(text, pos)
+        self._flush()  # the JSON this text wrote: one ToolCallDelta
         return pos
 
     # -- the list ------------------------------------------------------------------------------
 
     def _opened(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end and text[pos] in _BLANKS:
-            pos += 1
-        if pos == end:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
             return pos
         if text[pos] != "[":
             self.status = REJECTED  # <|python_start|> before something else: text, token and all
@@ -129,10 +106,8 @@ class PythonicDetector(Detector):
         return pos + 1
 
     def _item(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end and text[pos] in _BLANKS:
-            pos += 1
-        if pos == end:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
             return pos
         char = text[pos]
         if not self.committed:
@@ -178,10 +153,8 @@ class PythonicDetector(Detector):
 
     def _after_call(self, text: str, pos: int) -> int:
         start = pos
-        end = len(text)
-        while pos < end and text[pos] in _BLANKS:
-            pos += 1
-        if pos == end:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
             if pos - start > _MAX_BLANK:
                 self.status = DONE
             return start  # wait: a "," or "]" may follow
@@ -321,3 +294,5 @@ class PythonicDetector(Detector):
             assert found is not None
             return rest[found.end() :]
         return ""
+
+    steps = (_opened, _item, _read_name, _commit, _read_arguments, _after_call, _skip_item, _end_token)
