@@ -18,8 +18,8 @@ The rule every detector keeps (issue 12, rule 8): malformed markup always
 fails visibly, and no character of the text is lost.
 
 *Conservation.*  The text channel's input equals, in order, the text of its
-``TextDelta`` events and the ``raw`` of its failed calls, where only this may
-stand in between:
+``TextDelta`` (and ``ReasoningDelta``) events and the ``raw`` of its failed
+calls, where only this may stand in between:
 
 - at a ``ToolCallCompleted``: the completed call's markup -- everything from
   where the text or the previous call's markup ended to where the next text
@@ -28,7 +28,10 @@ stand in between:
   (``max_arguments_bytes``, ``max_buffered_bytes``, ``max_json_depth``): the
   rest of that call's markup, counted and dropped (its value is followed to
   its end in constant memory); its ``raw`` is its markup up to the limit;
-- once ``max_calls`` is exceeded: the markup of every call dropped after it.
+- once ``max_calls`` is exceeded: the markup of every call dropped after it;
+- around text or reasoning a detector emits from inside its markup
+  (Harmony's messages): the framing that holds it -- a message's header and
+  its end token.
 
 So a failed call's ``raw`` is exactly the markup it consumed, delimiters
 included: from its trigger (or from where the previous call's markup ended)
