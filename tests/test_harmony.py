@@ -7,12 +7,9 @@ Headers are read as ``parse_header_from_string`` reads them (openai/harmony
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from streamcalls import (
-    Event,
     ReasoningDelta,
     StreamParser,
     TextDelta,
@@ -24,26 +21,25 @@ from streamcalls import (
     ToolCallStarted,
 )
 from tests.conservation import check_conservation
-from tests.support import bytewise, counter_ids, feed_chunks, normalize
+from tests.support import (
+    bytewise,
+    counter_ids,
+    feed_chunks,
+    normalize,
+    text_run,
+)
+from tests.support import (
+    completed_calls as calls,
+)
+from tests.support import (
+    reasoning_of as reasoning,
+)
+from tests.support import (
+    text_of as texts,
+)
 
 DETECT = ("harmony",)
-
-
-def run(text: str, **options: Any) -> list[Event]:
-    options.setdefault("detect", DETECT)
-    return feed_chunks([text.encode()], "text", **options)
-
-
-def calls(events: list[Event]) -> list[ToolCall]:
-    return [e.call for e in events if isinstance(e, ToolCallCompleted)]
-
-
-def texts(events: list[Event]) -> str:
-    return "".join(e.text for e in events if isinstance(e, TextDelta))
-
-
-def reasoning(events: list[Event]) -> str:
-    return "".join(e.text for e in events if isinstance(e, ReasoningDelta))
+run = text_run(DETECT)
 
 
 # -- headers: every order the harmony parser accepts ---------------------------------------------

@@ -9,14 +9,10 @@ then ``<|tool_calls_section_end|>``, with the model writing ids
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from streamcalls import (
-    Event,
     StreamParser,
-    TextDelta,
     ToolCall,
     ToolCallCompleted,
     ToolCallDelta,
@@ -24,24 +20,24 @@ from streamcalls import (
     ToolCallStarted,
 )
 from tests.conservation import check_conservation
-from tests.support import bytewise, counter_ids, feed_chunks, normalize
+from tests.support import (
+    bytewise,
+    counter_ids,
+    feed_chunks,
+    normalize,
+    text_run,
+)
+from tests.support import (
+    completed_calls as calls,
+)
+from tests.support import (
+    text_of as texts,
+)
 
 DETECT = ("kimi",)
+run = text_run(DETECT)
 BEGIN, END = "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"
 CALL, ARGS, CALL_END = "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"
-
-
-def run(text: str, **options: Any) -> list[Event]:
-    options.setdefault("detect", DETECT)
-    return feed_chunks([text.encode()], "text", **options)
-
-
-def calls(events: list[Event]) -> list[ToolCall]:
-    return [e.call for e in events if isinstance(e, ToolCallCompleted)]
-
-
-def texts(events: list[Event]) -> str:
-    return "".join(e.text for e in events if isinstance(e, TextDelta))
 
 
 def section(*bodies: str) -> str:

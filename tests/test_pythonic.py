@@ -21,7 +21,6 @@ from streamcalls import (
     Event,
     Limits,
     StreamParser,
-    TextDelta,
     ToolCall,
     ToolCallCompleted,
     ToolCallDelta,
@@ -29,26 +28,26 @@ from streamcalls import (
     ToolCallStarted,
 )
 from tests.conservation import check_conservation
-from tests.support import bytewise, counter_ids, feed_chunks, normalize, split_at
+from tests.support import (
+    bytewise,
+    counter_ids,
+    feed_chunks,
+    normalize,
+    split_at,
+    text_run,
+)
+from tests.support import (
+    completed_calls as calls,
+)
+from tests.support import (
+    failed_calls as failures,
+)
+from tests.support import (
+    text_of as texts,
+)
 
 DETECT = ("pythonic",)
-
-
-def run(text: str, **options: Any) -> list[Event]:
-    options.setdefault("detect", DETECT)
-    return feed_chunks([text.encode()], "text", **options)
-
-
-def calls(events: list[Event]) -> list[ToolCall]:
-    return [e.call for e in events if isinstance(e, ToolCallCompleted)]
-
-
-def failures(events: list[Event]) -> list[ToolCallFailed]:
-    return [e for e in events if isinstance(e, ToolCallFailed)]
-
-
-def texts(events: list[Event]) -> str:
-    return "".join(e.text for e in events if isinstance(e, TextDelta))
+run = text_run(DETECT)
 
 
 def deltas(events: list[Event], index: int = 0) -> str:
