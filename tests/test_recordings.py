@@ -84,6 +84,11 @@ def test_every_bundled_turn_is_a_clean_stream_and_every_conversation_ends_in_an_
     assert sorted(recordings) == [
         "anthropic/plan_day",
         "anthropic/thinking_then_call",
+        "bedrock/plan_day",
+        "cohere/plan_day",
+        "gemini/plan_day",
+        "ollama/plan_day",
+        "openai-responses/plan_day",
         "openai/parallel_calls",
         "openai/plan_and_write",
         "openai/plan_day",
@@ -113,15 +118,18 @@ def test_the_turn_counts_assistant_turns_since_the_last_prompt(provider: Any) ->
     call = encode_call(WEATHER, provider)
     results = encode_result([RESULT], provider)
     answer = {"role": "assistant", "content": "Sunny."}
-    assert conversation_turn(provider, []) == 1
-    assert conversation_turn(provider, [PROMPT]) == 1
-    assert conversation_turn(provider, [PROMPT, call, *results]) == 2
-    assert conversation_turn(provider, [PROMPT, call, *results, call, *results]) == 3
-    assert conversation_turn(provider, [PROMPT, call, *results, answer, PROMPT]) == 1
-    assert conversation_turn(provider, [PROMPT, answer, PROMPT, call, *results]) == 2
+    def turn(*messages: Any) -> int:
+        return conversation_turn(provider, {"messages": list(messages)})
+
+    assert turn() == 1
+    assert turn(PROMPT) == 1
+    assert turn(PROMPT, call, *results) == 2
+    assert turn(PROMPT, call, *results, call, *results) == 3
+    assert turn(PROMPT, call, *results, answer, PROMPT) == 1
+    assert turn(PROMPT, answer, PROMPT, call, *results) == 2
     if provider == "openai":
         system = {"role": "system", "content": "Be brief."}
-        assert conversation_turn(provider, [system, PROMPT, call, *results]) == 2
+        assert turn(system, PROMPT, call, *results) == 2
 
 
 @pytest.mark.parametrize(
@@ -181,7 +189,7 @@ def test_malformed_histories_are_rejected_in_the_providers_words(
     provider: str, messages: Any, message: str
 ) -> None:
     with pytest.raises(Rejected) as info:
-        conversation_turn(provider, messages)
+        conversation_turn(provider, {} if messages is None else {"messages": messages})
     assert info.value.message.startswith(message)
 
 
