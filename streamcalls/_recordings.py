@@ -2,13 +2,16 @@
 
 A folder holds one sub-folder per provider (``openai/plan_day.sse``, as in
 the tests' data), or flat files named ``<provider>_<name>.<ext>`` (as in the
-bundled ``demo_streams``).  The extension gives the content type served.
+bundled ``demo_streams``).  The extension gives the content type served
+(``.bin``: Bedrock's binary event stream; a Gemini stream may be ``.sse`` or
+its JSON array as ``.json``, and is served in the framing a request asks for).
 
 A recording may have later turns, in files beside it: ``plan_day.turn2.sse``
 is the response to the request that comes after ``plan_day.sse`` -- the one
 whose messages end with the results of its tool calls --, ``plan_day.turn3.sse``
 the one after that, and so on.  Every other file (``*.events.jsonl``,
-``*.options.json``, ...) is skipped.
+``*.options.json``, a Bedrock stream's readable ``*.frames.jsonl``, ...) is
+skipped.
 """
 
 from __future__ import annotations
