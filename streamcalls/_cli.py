@@ -370,7 +370,9 @@ def _run_serve(args: argparse.Namespace) -> int:
             width = max(len(endpoint) for endpoint, _ in ENDPOINTS)
             for endpoint, what in ENDPOINTS:
                 out.write(f"  {endpoint:<{width}}  {what.replace('<url>', url)}\n")
-            out.write('  the model picks a recording; a history ending with tool results gets its next turn:\n')
+            out.write(
+                "  the model picks a recording; a history ending with tool results gets its next turn:\n"
+            )
             for key in sorted(recordings):
                 turns = recordings[key].turns
                 out.write(f"    {key}{f'  ({turns} turns)' if turns > 1 else ''}\n")

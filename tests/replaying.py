@@ -10,24 +10,17 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import httpx
 
 import streamcalls
 from streamcalls.codec import CodecProviderName
+from streamcalls.codec._names import CODEC_PROVIDERS
 from streamcalls.testing import ReplayApp, bundled_recordings, serve
 
 BUNDLED = bundled_recordings()
-PROVIDERS: list[CodecProviderName] = [
-    "openai",
-    "openai-responses",
-    "anthropic",
-    "ollama",
-    "gemini",
-    "bedrock",
-    "cohere",
-]
+PROVIDERS = cast(list[CodecProviderName], list(CODEC_PROVIDERS))
 ASK = "Plan my Saturday"
 BEDROCK_TYPE = ":http://internal.amazon.com/coral/com.amazon.bedrock/"
 

@@ -271,11 +271,15 @@ REFUSED: list[tuple[CodecProviderName, str, list[Any], Any]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("provider", "history", "error"),
-    [(provider, history, error) for provider, _, history, error in REFUSED],
-    ids=[f"{provider}: {what}" for provider, what, _, _ in REFUSED],
-)
+def cases(table: list[tuple[CodecProviderName, str, list[Any], Any]]) -> list[Any]:
+    """A table's rows as test cases named by their provider and what their history does."""
+    return [
+        pytest.param(provider, history, then, id=f"{provider}: {what}")
+        for provider, what, history, then in table
+    ]
+
+
+@pytest.mark.parametrize(("provider", "history", "error"), cases(REFUSED))
 async def test_a_history_the_provider_would_refuse_gets_its_400(
     provider: CodecProviderName, history: list[Any], error: Any
 ) -> None:
@@ -307,7 +311,7 @@ def _code(provider: str, error: Any) -> str:
     return "400"  # Ollama's, Bedrock's and Cohere's bodies name no code (Bedrock's header does)
 
 
-ACCEPTED: list[tuple[CodecProviderName, str, list[Any], int]] = [
+ACCEPTED: list[tuple[CodecProviderName, str, list[Any], Any]] = [
     # Responses pairs calls and outputs by call_id anywhere in input: the later prompt starts over.
     (R, "results after another message", [prompt(R), *calls(R), prompt(R, "And?"), *results(R)], 1),
     # Ollama checks no pairing at all: its chat template takes the messages as they are.
@@ -328,11 +332,7 @@ ACCEPTED: list[tuple[CodecProviderName, str, list[Any], int]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("provider", "history", "turn"),
-    [(provider, history, turn) for provider, _, history, turn in ACCEPTED],
-    ids=[f"{provider}: {what}" for provider, what, _, _ in ACCEPTED],
-)
+@pytest.mark.parametrize(("provider", "history", "turn"), cases(ACCEPTED))
 async def test_what_a_provider_does_not_check_is_accepted(
     provider: CodecProviderName, history: list[Any], turn: int
 ) -> None:
