@@ -31,6 +31,7 @@ from streamcalls._reframe import gemini_body
 from streamcalls.codec import CodecProviderName
 from streamcalls.codec._turn import Turn
 from streamcalls.testing import Recording, bundled_recordings, load_recordings
+from tests.eventstream import BUNDLED as BUNDLED_FOLDER
 from tests.eventstream import build, frame
 from tests.replaying import BUNDLED, PROVIDERS, complete_finish, complete_text, prompt, request
 from tests.support import DATA, check_protocol, counter_ids, normalize
@@ -131,8 +132,9 @@ def test_every_provider_s_plan_day_says_what_openai_s_says(provider: str) -> Non
 
 
 def test_the_bundled_bedrock_streams_are_built_from_their_readable_sources() -> None:
-    folder = Path(streamcalls.__file__).parent / "demo_streams"
-    sources = sorted(folder.glob("bedrock_*.frames.jsonl"))
+    sources = sorted(
+        BUNDLED_FOLDER.glob("bedrock_*.frames.jsonl")
+    )  # python -m tests.eventstream rebuilds them
     assert [s.name for s in sources] == [
         "bedrock_plan_day.frames.jsonl",
         "bedrock_plan_day.turn2.frames.jsonl",
@@ -142,7 +144,7 @@ def test_the_bundled_bedrock_streams_are_built_from_their_readable_sources() -> 
 
 
 def test_event_ends_of_an_event_stream_are_its_messages() -> None:
-    source = Path(streamcalls.__file__).parent / "demo_streams" / "bedrock_plan_day.frames.jsonl"
+    source = BUNDLED_FOLDER / "bedrock_plan_day.frames.jsonl"
     frames = [frame(msgspec.json.decode(line)) for line in source.read_bytes().splitlines()]
     body = b"".join(frames)
     ends = list(itertools.accumulate(len(f) for f in frames))
