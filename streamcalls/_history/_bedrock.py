@@ -57,15 +57,15 @@ def bedrock_turn(request: Mapping[str, Any]) -> int:
             raise Rejected(ALTERNATE, kind=_INVALID)
         results = [_use_id(block, "toolResult") for block in found if "toolResult" in block]
         if len(results) > len(uses):
-            message = (
+            text = (
                 f"The number of toolResult blocks at messages.{index}.content exceeds the number of toolUse "
                 "blocks of previous turn."
             )
-            raise Rejected(message, kind=_INVALID)
+            raise Rejected(text, kind=_INVALID)
         missing = [use for use in uses if use not in results]
         if missing:
-            message = f"Expected toolResult blocks at messages.{index}.content for the following Ids: {', '.join(missing)}"
-            raise Rejected(message, kind=_INVALID)
+            text = f"Expected toolResult blocks at messages.{index}.content for the following Ids: "
+            raise Rejected(text + ", ".join(missing), kind=_INVALID)
         if role == "user":
             turn = turn if results else 1
             uses = []
@@ -104,13 +104,13 @@ def _blocks(message: object, index: int) -> list[dict[str, Any]]:
         )
         raise Rejected(text, kind=_INVALID)
     content = message.get("content")
-    found = [block for block in content if isinstance(block, dict)] if isinstance(content, list) else []
-    for number, block in enumerate(found):
-        use = block.get("toolUse")
+    blocks = content if isinstance(content, list) else []
+    for number, block in enumerate(blocks):
+        use = block.get("toolUse") if isinstance(block, dict) else None
         if isinstance(use, dict) and "input" in use and not isinstance(use["input"], dict):
             text = (
                 f"The format of the value at messages.{index}.content.{number}.toolUse.input is invalid. "
                 "Provide a json object for the field and try again."
             )
             raise Rejected(text, kind=_INVALID)
-    return found
+    return [block for block in blocks if isinstance(block, dict)]
