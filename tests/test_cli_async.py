@@ -101,6 +101,7 @@ def test_serve_runs_the_replay_server() -> None:
         bundled = (streamcalls.testing.bundled_recordings()["openai/parallel_calls"]).body
         assert normalize(events) == normalize(streamcalls.parse(bundled))
         assert "openai/plan_day" in index["recordings"]
+        assert "POST /model/<model>/converse-stream" in index["endpoints"]
 
 
 def test_the_readme_quick_start_runs_as_written() -> None:
