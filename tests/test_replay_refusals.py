@@ -308,7 +308,9 @@ def _code(provider: str, error: Any) -> str:
         return "INVALID_ARGUMENT"
     if provider == R:
         return str(error["error"]["code"] or error["error"]["type"])
-    return "400"  # Ollama's, Bedrock's and Cohere's bodies name no code (Bedrock's header does)
+    if provider == "bedrock":
+        return str(error[0])  # the exception's name, from the x-amzn-ErrorType header
+    return "400"  # Ollama's and Cohere's bodies name no code
 
 
 ACCEPTED: list[tuple[CodecProviderName, str, list[Any], Any]] = [
