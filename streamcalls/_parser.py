@@ -19,7 +19,7 @@ from ._names import ProviderName
 from ._options import check_parser_options
 from ._records import Framer
 from ._utf8 import Utf8CheckedFramer, Utf8Filter
-from .detectors import DEFAULT_DETECT, build_channel, tool_names
+from .detectors import DEFAULT_DETECT, build_channel
 from .providers import adapter_for, recognize
 
 __all__ = ("ParserState", "StreamParser")
@@ -121,7 +121,7 @@ class StreamParser:
         )
         detect = DEFAULT_DETECT if detect is None else tuple(detect)
         if detect:
-            channel = build_channel(emit.out, emit.calls, detect, tool_names(tools), fallback=native is True)
+            channel = build_channel(emit.out, emit.calls, detect, tools, fallback=native is True)
             emit.text = channel.push
             emit.text_end = channel.end
         self._emit = emit
