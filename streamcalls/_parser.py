@@ -69,9 +69,14 @@ class StreamParser:
         never run.
     :param detect: the text detectors to run on the text channel, by name:
         ``"fence"``, ``"json"``, ``"hermes"``, ``"mistral"``, ``"llama"``,
-        ``"deepseek"``; ``()`` turns detection off.
-    :param tools: the tool names (or tool definitions) the model was given;
-        a bare JSON object counts as a call only if it names one of them.
+        ``"deepseek"``, ``"qwen3_coder"``, ``"glm"``, ``"minimax"``; ``()``
+        turns detection off.
+    :param tools: the tools the model was given: names, dicts in any
+        provider's tool shape, or objects with a ``name`` and a ``parameters``
+        dict (a :class:`~streamcalls.Tool`; a typed function goes in as
+        ``Tool.from_function(fn)``).  A bare JSON object counts as a call only
+        if it names one of them; the parameter schemas type the values of the
+        ``qwen3_coder``, ``glm`` and ``minimax`` formats.
     :param invalid_utf8: ``"replace"`` (default): invalid UTF-8 becomes
         U+FFFD; ``"report"``: only the invalid bytes are dropped, each run
         reported as a ParseError naming its offset in the stream.
