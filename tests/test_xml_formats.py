@@ -420,3 +420,12 @@ def test_the_opener_waits_for_what_follows_it_across_any_split() -> None:
 def test_more_than_64_blanks_after_the_opener_is_no_format_s() -> None:
     events = parse_all("<tool_call>" + " " * 70 + "<function=f>", list(SHARED))
     assert failed(events) == [("", "<tool_call>", "<tool_call> with no tool name after it")]
+
+
+def test_a_name_over_the_limit_leaves_nothing_behind_for_the_next_one() -> None:
+    # Found by the fuzzer: the dropped name's pieces shortened the next name's room when chunked.
+    long, next_name = "x" * 300, "y" * 200
+    text = f'<minimax:tool_call><invoke name="{long}"></invoke><invoke name="{next_name}"></invoke></minimax:tool_call>'
+    events = parse_all(text, ["minimax"])
+    assert completed(events) == [(next_name, {})]
+    assert [error for _, _, error in failed(events)] == ["a tool name longer than the limit"]

@@ -99,6 +99,7 @@ class TaggedDetector(Detector):
             self._pieces.append(text[pos:at])
             return at, True
         if end - pos > room:
+            self.taken()  # dropped: the next name starts from nothing, however this one was chunked
             return -1, False
         self._pieces.append(text[pos:end])
         self._size += end - pos
