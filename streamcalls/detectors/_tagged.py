@@ -19,6 +19,7 @@ How markup that goes wrong ends (rule 8: it fails visibly and loses nothing):
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import ClassVar
 
@@ -33,12 +34,13 @@ _TYPES = ToolTypes()
 _GAP = re.compile(f"[ \\t\\r\\n]{{0,{MAX_GAP + 1}}}")
 
 
-def _any_of(literals: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile("|".join(re.escape(literal) for literal in literals))
-
-
-def _any_prefix(literals: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile("(?:" + "|".join(prefixes(literal) for literal in literals) + r")\Z")
+@functools.cache
+def _skipping(literals: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Patterns for any of ``literals``, and for a text that ends with a prefix of one (once per format)."""
+    return (
+        re.compile("|".join(re.escape(literal) for literal in literals)),
+        re.compile("(?:" + "|".join(prefixes(literal) for literal in literals) + r")\Z"),
+    )
 
 
 class TaggedDetector(Detector):
@@ -52,8 +54,7 @@ class TaggedDetector(Detector):
     def __init__(self, calls: CallAssembler, tools: frozenset[str] | None) -> None:
         super().__init__(calls, tools)
         self.types = _TYPES
-        self._skip = _any_of(self.block_end)
-        self._skip_hold = _any_prefix(self.block_end)
+        self._skip, self._skip_hold = _skipping(self.block_end)
         self._param: ParamCall | None = None
         self._pieces: list[str] = []
         self._size = 0
