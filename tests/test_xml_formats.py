@@ -232,7 +232,7 @@ def test_text_after_a_completed_call_is_text_even_without_the_blocks_end() -> No
         (
             ["minimax"],
             "<minimax:tool_call> hi",
-            [("", "<minimax:tool_call>", "<minimax:tool_call> with no <invoke> after it")],
+            [("", "<minimax:tool_call>", "<minimax:tool_call> with no <invoke name=...> after it")],
             " hi",
         ),
         (

@@ -10,7 +10,8 @@ How markup that goes wrong ends (rule 8: it fails visibly and loses nothing):
 - an opener with no call after it (``<tool_call>`` then prose) fails, nameless, with the
   opener as its ``raw``, and the text resumes at the character that broke it;
 - once a call's name tag has shown, the block is markup: malformed markup inside it fails the
-  call, and everything up to the block's closing tag (``</tool_call>``) goes into its ``raw``;
+  call, and everything up to its end tag (``</function>``, ``</invoke>``) or the block's
+  (``</tool_call>``) goes into its ``raw``;
 - a duplicate parameter fails the call, whose markup is then read to its end as usual;
 - after a completed call, only what the format allows next (another call, the block's closing
   tag) is markup; anything else, blanks before it included, is text again;
@@ -49,7 +50,7 @@ class TaggedDetector(Detector):
     closer: ClassVar[Closer]
     block_end: ClassVar[tuple[str, ...]]  # what ends malformed markup that is skipped
 
-    __slots__ = ("_name_hold", "_param", "_pieces", "_size", "_skip", "_skip_hold", "_state", "types")
+    __slots__ = ("_param", "_pieces", "_size", "_skip", "_skip_hold", "_state", "types")
 
     def __init__(self, calls: CallAssembler, tools: frozenset[str] | None) -> None:
         super().__init__(calls, tools)
