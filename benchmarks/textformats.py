@@ -18,11 +18,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import streamcalls
-from streamcalls import ToolCallCompleted
 from streamcalls.detectors import DETECTORS
 
-from .contenders import CallTuple, Contender, Run
+from .contenders import Contender, Run, _streamcalls
 from .report import Target, _find, _num, _ratio
 from .runner import Result, Settings
 from .streams import _TOOL_NAMES, Call, Stream, _markdown_paragraph, _size_name, fence_ids, make_arguments
@@ -117,25 +115,7 @@ def _read_name(size: int) -> str:
 
 
 def _parse(stream: Stream, detect: tuple[str, ...] | None) -> Run:
-    reads = stream.reads
-    options: dict[str, Any] = {"tools": TOOLS}
-    if detect is not None:
-        options["detect"] = detect
-    completed = ToolCallCompleted
-
-    def run() -> list[CallTuple]:
-        parser = streamcalls.StreamParser("text", id_factory=fence_ids(), **options)
-        calls = []
-        for read in reads:
-            for event in parser.feed(read):
-                if type(event) is completed:
-                    calls.append(event.call)
-        for event in parser.close():
-            if type(event) is completed:
-                calls.append(event.call)
-        return [(c.id, c.name, c.arguments) for c in calls]
-
-    return run
+    return _streamcalls(stream, detect=detect, tools=TOOLS)
 
 
 _WIRES = frozenset(f"text-{fmt}" for fmt in FORMATS)

@@ -12,18 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamcalls import Event, StreamParser, ToolCallCompleted
-from streamcalls.detectors import DETECTORS, _triggers
-from tests.support import counter_ids, split_at
-from tests.test_markup_conservation import documents
-
-ALL = tuple(DETECTORS)
+from streamcalls import ToolCallCompleted
+from streamcalls.detectors import _triggers
+from tests.support import split_at
+from tests.test_markup_conservation import documents, run
 
 
 @contextmanager
@@ -34,14 +31,6 @@ def thresholds(short: int, misses: int) -> Iterator[None]:
         yield
     finally:
         _triggers.SHORT, _triggers.MISSES = saved
-
-
-def run(chunks: list[bytes], **options: Any) -> list[Event]:
-    parser = StreamParser("text", detect=ALL, id_factory=counter_ids(), **options)
-    events: list[Event] = []
-    for chunk in chunks:
-        events += parser.feed(chunk)
-    return events + parser.close()
 
 
 WAYS = [(10**9, 64), (0, 64), (0, 0), (0, 1)]  # one pattern; scans; scans without str.find; one miss

@@ -22,6 +22,7 @@ from streamcalls import Event, TextDelta, ToolCall, ToolCallCompleted, ToolCallF
 from streamcalls.detectors import DETECTORS
 from tests.conservation import check_conservation
 from tests.support import check_protocol, feed_chunks, normalize, split_at
+from tests.test_markup_conservation import damaged
 
 ALL = tuple(DETECTORS)
 XML = ("hermes", "qwen3_coder", "glm", "minimax")
@@ -193,15 +194,7 @@ def test_prose_with_the_formats_tags_never_makes_a_call_with_every_detector_on(
 @st.composite
 def broken(draw: st.DrawFn) -> str:
     _, fmt, calls = draw(blocks)
-    text = render(fmt, calls)
-    where = draw(st.integers(0, len(text)))
-    kind = draw(st.sampled_from(["cut", "drop", "change", "add"]))
-    if kind == "cut":
-        return text[:where]
-    if kind == "drop":
-        return text[:where] + text[where + 1 :]
-    char = draw(st.sampled_from(list('<>/="\n x{')))
-    return text[:where] + char + text[where + (kind == "change") :]
+    return damaged(draw, render(fmt, calls), '<>/="\n x{')
 
 
 @settings(max_examples=300, deadline=None)
