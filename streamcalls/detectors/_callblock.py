@@ -100,7 +100,7 @@ class CallBlock(TaggedDetector):
         if self.quoted_names and len(name) >= 2 and name[0] == name[-1] and name[0] in _QUOTES:
             name = name[1:-1]
         if state == _NAME:
-            self._state = _BODY if self.open_call(name, at) else _SKIP
+            self._state = _BODY if self.open_call(name) else _SKIP
         elif name:
             assert self._param is not None
             self._param.parameter(name, at + 1)

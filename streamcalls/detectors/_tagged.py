@@ -67,9 +67,7 @@ class TaggedDetector(Detector):
         self._param = None
         self._pieces.clear()
         self._size = 0
-        self._state = self.first_state
-
-    first_state: ClassVar[int] = 0
+        self._state = 0  # every format's first state
 
     def typed(self, types: ToolTypes) -> None:
         self.types = types
@@ -113,7 +111,7 @@ class TaggedDetector(Detector):
         self._size = 0
         return name
 
-    def open_call(self, name: str, at: int) -> bool:
+    def open_call(self, name: str) -> bool:
         """A call's name arrived: it starts (False, failed nameless, if the name is not one)."""
         if not valid_name(name):
             self.markup.fail(f"{self.name} markup with an invalid tool name {name[:40]!r}")

@@ -113,7 +113,7 @@ class GlmDetector(TaggedDetector):
     def _name(self, text: str, pos: int) -> int:
         match = _NAME_LINE.match(text, pos)
         if match is not None:
-            self._state = _BODY if self.open_call(match.group(1), match.start(1)) else _SKIP
+            self._state = _BODY if self.open_call(match.group(1)) else _SKIP
             return match.end()
         at = skip_blanks(text, pos)
         found = literal_prefix_at(text, at, (_END_BLOCK,)) if at - pos <= MAX_GAP else -1
