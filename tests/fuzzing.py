@@ -156,11 +156,12 @@ def fuzz_one(data: bytes) -> None:
 
 
 def seeds() -> list[bytes]:
-    """Every recorded stream, with the header of its own provider and of auto."""
+    """Every recorded stream, with the header of its own provider (and detectors) and of auto."""
     found = []
     for case in corpus():
         data = case.data()
-        found.append(header(case.provider) + data)
+        detect = tuple(case.options().get("detect", ("fence", "json")))
+        found.append(header(case.provider, detect=detect) + data)
         found.append(header("auto", detect=DETECTORS, tiny=True) + data)
     assert DATA.exists()
     return found
