@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import live, report
+from . import live, report, textformats
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -74,6 +74,7 @@ def groups(quick: bool) -> list[Group]:
             ],
             normal if quick else _LIVE,
         ),
+        *textformats.groups(quick),
     ]
 
 
@@ -88,7 +89,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         group_start = time.perf_counter()
         streams = make()
         _log(f"{title}: {', '.join(s.key for s in streams)}")
-        results += measure_group(streams, CONTENDERS, settings, _log)
+        results += measure_group(streams, CONTENDERS + textformats.FORMAT_CONTENDERS, settings, _log)
         _log(f"  {time.perf_counter() - group_start:.1f} s")
         del streams
     _log("memory (tracemalloc)")
@@ -106,12 +107,18 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
     validation = measure_validation(rounds=5 if quick else 15)
     elapsed = time.perf_counter() - started
 
-    checks = report.targets(results, memory) + validation_targets(validation) + live.targets(results)
+    checks = (
+        report.targets(results, memory)
+        + validation_targets(validation)
+        + live.targets(results)
+        + textformats.targets(results)
+    )
     sections = [
         ("Targets", report.markdown_targets(checks)),
         ("Headline (paste into the README)", report.markdown_summary(results)),
         ("Scaling from 10 KB to 100 KB arguments", report.markdown_scaling(results)),
         ("Live arguments: a partial value after every delta", live.markdown_live(results)),
+        ("Open-weight text formats, and prose under every detector", textformats.markdown_formats(results)),
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
         ("Endurance and load", _endurance_and_load(long_run, loaded)),

@@ -19,7 +19,7 @@ from ._names import ProviderName
 from ._options import check_parser_options
 from ._records import Framer
 from ._utf8 import Utf8CheckedFramer, Utf8Filter
-from .detectors import DEFAULT_DETECT, build_channel, tool_names
+from .detectors import DEFAULT_DETECT, build_channel
 from .providers import adapter_for, recognize
 
 __all__ = ("ParserState", "StreamParser")
@@ -69,9 +69,14 @@ class StreamParser:
         never run.
     :param detect: the text detectors to run on the text channel, by name:
         ``"fence"``, ``"json"``, ``"hermes"``, ``"mistral"``, ``"llama"``,
-        ``"deepseek"``; ``()`` turns detection off.
-    :param tools: the tool names (or tool definitions) the model was given;
-        a bare JSON object counts as a call only if it names one of them.
+        ``"deepseek"``, ``"qwen3_coder"``, ``"glm"``, ``"minimax"``; ``()``
+        turns detection off.
+    :param tools: the tools the model was given: names, dicts in any
+        provider's tool shape, or objects with a ``name`` and a ``parameters``
+        dict (a :class:`~streamcalls.Tool`; a typed function goes in as
+        ``Tool.from_function(fn)``).  A bare JSON object counts as a call only
+        if it names one of them; the parameter schemas type the values of the
+        ``qwen3_coder``, ``glm`` and ``minimax`` formats.
     :param invalid_utf8: ``"replace"`` (default): invalid UTF-8 becomes
         U+FFFD; ``"report"``: only the invalid bytes are dropped, each run
         reported as a ParseError naming its offset in the stream.
@@ -121,7 +126,7 @@ class StreamParser:
         )
         detect = DEFAULT_DETECT if detect is None else tuple(detect)
         if detect:
-            channel = build_channel(emit.out, emit.calls, detect, tool_names(tools), fallback=native is True)
+            channel = build_channel(emit.out, emit.calls, detect, tools, fallback=native is True)
             emit.text = channel.push
             emit.text_end = channel.end
         self._emit = emit

@@ -2,9 +2,11 @@
 
 An input is three header bytes and a stream:
 
-- byte 0 picks the provider (``auto`` or a named one),
-- byte 1 is a bit set of text detectors; bit 6 reports invalid UTF-8 instead
-  of replacing it, bit 7 picks tiny limits,
+- byte 0 picks the provider (``auto`` or a named one): ``byte % len(PROVIDERS)``;
+  ``byte // len(PROVIDERS)`` is a bit set of the detectors after the first six,
+- byte 1's bits 0-5 are a bit set of the first six text detectors (all six set:
+  every registered detector); bit 6 reports invalid UTF-8 instead of replacing
+  it, bit 7 picks tiny limits,
 - byte 2 picks ``native=`` and the chunk size.
 
 ``fuzz_one`` feeds the stream in those chunks and checks what every input
@@ -39,7 +41,8 @@ PROVIDERS = (
     "cohere",
     "text",
 )
-DETECTORS = ("fence", "json", "hermes", "mistral", "llama", "deepseek")
+DETECTORS = ("fence", "json", "hermes", "mistral", "llama", "deepseek", "qwen3_coder", "glm", "minimax")
+FIRST = 6  # the detectors byte 1 picks; the rest are picked by byte 0 (see the module docstring)
 NATIVE = (None, True, False)
 TINY = Limits(
     max_line_bytes=512,
@@ -54,8 +57,26 @@ TINY = Limits(
 
 def header(provider: str, *, detect: tuple[str, ...] = ("fence", "json"), tiny: bool = False) -> bytes:
     """The header bytes that select these options (for seeds and regressions)."""
-    bits = sum(1 << DETECTORS.index(name) for name in detect) | (0x80 if tiny else 0)
-    return bytes([PROVIDERS.index(provider), bits, 7 << 2])
+    if set(detect) == set(DETECTORS):
+        bits, extra = (1 << FIRST) - 1, 0
+    else:
+        bits = sum(1 << DETECTORS.index(name) for name in detect if DETECTORS.index(name) < FIRST)
+        extra = sum(1 << DETECTORS.index(name) - FIRST for name in detect if DETECTORS.index(name) >= FIRST)
+    first = PROVIDERS.index(provider) + len(PROVIDERS) * extra
+    if first > 255:
+        raise ValueError(f"no header selects {detect!r} under {provider!r}")
+    return bytes([first, bits | (0x80 if tiny else 0), 7 << 2])
+
+
+def detectors(first: int, second: int) -> tuple[str, ...]:
+    """The text detectors a header's first two bytes select."""
+    bits = second & ((1 << FIRST) - 1)
+    if bits == (1 << FIRST) - 1:
+        return DETECTORS
+    extra = first // len(PROVIDERS)
+    return tuple(name for bit, name in enumerate(DETECTORS[:FIRST]) if bits >> bit & 1) + tuple(
+        name for bit, name in enumerate(DETECTORS[FIRST:]) if extra >> bit & 1
+    )
 
 
 class TextTap:
@@ -119,7 +140,7 @@ def fuzz_one(data: bytes) -> None:
     if len(data) < 3:
         return
     provider = PROVIDERS[data[0] % len(PROVIDERS)]
-    detect = tuple(name for bit, name in enumerate(DETECTORS) if data[1] >> bit & 1)
+    detect = detectors(data[0], data[1])
     limits = TINY if data[1] & 0x80 else None
     native = NATIVE[data[2] % 3]
     chunk = 1 + (data[2] >> 2) % 61
@@ -135,11 +156,12 @@ def fuzz_one(data: bytes) -> None:
 
 
 def seeds() -> list[bytes]:
-    """Every recorded stream, with the header of its own provider and of auto."""
+    """Every recorded stream, with the header of its own provider (and detectors) and of auto."""
     found = []
     for case in corpus():
         data = case.data()
-        found.append(header(case.provider) + data)
+        detect = tuple(case.options().get("detect", ("fence", "json")))
+        found.append(header(case.provider, detect=detect) + data)
         found.append(header("auto", detect=DETECTORS, tiny=True) + data)
     assert DATA.exists()
     return found

@@ -135,20 +135,22 @@ def markup(draw: st.DrawFn) -> str:
     return f"{CALLS_BEGIN}{call}{CALLS_END}"
 
 
-@st.composite
-def broken(draw: st.DrawFn) -> str:
-    """Markup cut short, or with a character dropped, changed or added."""
-    text = draw(markup())
+def damaged(draw: st.DrawFn, text: str, chars: str) -> str:
+    """``text`` cut short, or with a character dropped, changed or added (one of ``chars``)."""
     where = draw(st.integers(0, len(text)))
     kind = draw(st.sampled_from(["cut", "drop", "change", "add"]))
     if kind == "cut":
         return text[:where]
     if kind == "drop":
         return text[:where] + text[where + 1 :]
-    char = draw(st.sampled_from(list('{}[]",:;~<>|`\n x')))
-    if kind == "change":
-        return text[:where] + char + text[where + 1 :]
-    return text[:where] + char + text[where:]
+    char = draw(st.sampled_from(list(chars)))
+    return text[:where] + char + text[where + (kind == "change") :]
+
+
+@st.composite
+def broken(draw: st.DrawFn) -> str:
+    """Markup cut short, or with a character dropped, changed or added."""
+    return damaged(draw, draw(markup()), '{}[]",:;~<>|`\n x')
 
 
 @st.composite

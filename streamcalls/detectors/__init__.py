@@ -8,7 +8,15 @@ One detector per format, enabled by name through ``StreamParser(detect=...)``:
 - ``"hermes"``: Hermes / Qwen ``<tool_call>...</tool_call>``;
 - ``"mistral"``: ``[TOOL_CALLS][...]`` and ``[TOOL_CALLS]name[ARGS]{...}``;
 - ``"llama"``: Llama 3.x ``<|python_tag|>`` and bare ``{"name", "parameters"}``;
-- ``"deepseek"``: DeepSeek V3 / V3.1 ``<｜tool▁calls▁begin｜>`` tokens.
+- ``"deepseek"``: DeepSeek V3 / V3.1 ``<｜tool▁calls▁begin｜>`` tokens;
+- ``"qwen3_coder"``: Qwen3-Coder / Qwen3.5 ``<tool_call><function=...><parameter=...>``;
+- ``"glm"``: GLM-4.5 to 4.7 ``<tool_call>name<arg_key>...<arg_value>...``;
+- ``"minimax"``: MiniMax-M2 ``<minimax:tool_call><invoke name=...><parameter name=...>``.
+
+The last three write values as bare text, typed by the tools' parameter schemas
+(:mod:`._values`) and streamed as the arguments' JSON (:mod:`._xmlcall`).  ``hermes``,
+``qwen3_coder`` and ``glm`` share the ``<tool_call>`` opener: with more than one of them on,
+one detector owns it and hands each region to the format that follows it (:mod:`._tooltag`).
 
 The rule every detector keeps (issue 12, rule 8): malformed markup always
 fails visibly, and no character of the text is lost.
@@ -60,20 +68,36 @@ from typing import Any
 from .._calls import CallAssembler
 from .._errors import UsageError
 from .._events import Event
+from .._tooldefs import read_tools
 from ._base import Detector
 from ._channel import TextChannel
+from ._tooltag import SHARED, ToolCallTag
+from ._values import ToolTypes
 from .deepseek import DeepSeekDetector
 from .fence import FenceDetector
+from .glm import GlmDetector
 from .hermes import HermesDetector
 from .llama import LlamaDetector
+from .minimax import MinimaxDetector
 from .mistral import MistralDetector
+from .qwen3_coder import Qwen3CoderDetector
 from .rawjson import JsonDetector
 
 __all__ = ("DEFAULT_DETECT", "DETECTORS", "TextChannel", "build_channel", "tool_names")
 
 DETECTORS: dict[str, type[Detector]] = {
     cls.name: cls
-    for cls in (FenceDetector, JsonDetector, HermesDetector, MistralDetector, LlamaDetector, DeepSeekDetector)
+    for cls in (
+        FenceDetector,
+        JsonDetector,
+        HermesDetector,
+        MistralDetector,
+        LlamaDetector,
+        DeepSeekDetector,
+        Qwen3CoderDetector,
+        GlmDetector,
+        MinimaxDetector,
+    )
 }
 
 # What a stream gets by default: the project's fences and bare JSON.
@@ -81,39 +105,39 @@ DEFAULT_DETECT: tuple[str, ...] = ("fence", "json")
 
 
 def tool_names(tools: Iterable[Any] | None) -> frozenset[str] | None:
-    """Tool names from names, dicts (``{"name"}`` or OpenAI's ``{"function": {"name"}}``) or objects with ``.name``."""
-    if tools is None:
-        return None
-    names = set()
-    for tool in tools:
-        if isinstance(tool, str):
-            names.add(tool)
-        elif isinstance(tool, dict):
-            name = tool.get("name") or (tool.get("function") or {}).get("name")
-            if not isinstance(name, str):
-                raise UsageError(f"a tool without a name: {tool!r:.100}")
-            names.add(name)
-        else:
-            name = getattr(tool, "name", None)
-            if not isinstance(name, str):
-                raise UsageError(f"a tool without a name: {tool!r:.100}")
-            names.add(name)
-    return frozenset(names)
+    """Tool names from names, definitions in any provider's shape, or objects with ``.name``."""
+    return None if tools is None else frozenset(d.name for d in read_tools(tools))
 
 
 def build_channel(
     out: list[Event],
     calls: CallAssembler,
     detect: Sequence[str],
-    tools: frozenset[str] | None,
+    tools: Iterable[Any] | None,
     *,
     fallback: bool,
 ) -> TextChannel:
-    detectors = []
-    for name in detect:
+    """The text channel running the ``detect`` detectors; ``tools`` as given to the parser."""
+    definitions = None if tools is None else read_tools(tools)
+    names = None if definitions is None else frozenset(d.name for d in definitions)
+    types = ToolTypes(definitions or ())
+    detectors: list[Detector] = []
+    shared: list[Detector] = []
+    for name in dict.fromkeys(detect):
         cls = DETECTORS.get(name)
         if cls is None:
             known = ", ".join(repr(n) for n in DETECTORS)
             raise UsageError(f"unknown detector {name!r}; expected some of {known}")
-        detectors.append(cls(calls, tools))
+        detector = cls(calls, names)
+        detector.typed(types)
+        if name in SHARED:
+            if not shared:
+                detectors.append(detector)  # its place, kept for the shared opener
+            shared.append(detector)
+        else:
+            detectors.append(detector)
+    if len(shared) > 1:
+        tag = ToolCallTag(calls, names, shared)
+        tag.typed(types)
+        detectors[detectors.index(shared[0])] = tag
     return TextChannel(out, detectors, fallback=fallback, max_candidate=calls.limits.max_arguments_bytes)

@@ -7,6 +7,7 @@ from typing import ClassVar, NamedTuple
 
 from .._calls import OPEN, Call, CallAssembler
 from ._markup import Markup
+from ._values import ToolTypes
 
 __all__ = (
     "ACTIVE",
@@ -118,6 +119,9 @@ class Detector:
         self.status = DONE
         self.committed = False
         self.markup = Markup(calls, self.name)
+
+    def typed(self, types: ToolTypes) -> None:
+        """The tools' parameter types, for a format whose values are untyped text (see :mod:`._values`)."""
 
     def begin(self, trigger: str) -> None:
         """A trigger matched (and was consumed): start a new region."""

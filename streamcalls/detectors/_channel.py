@@ -1,8 +1,10 @@
 """The text channel: where assistant text meets the text detectors.
 
 Text is released as :class:`~streamcalls.TextDelta` as soon as it can no
-longer be the start of markup.  Each chunk is searched once, by one compiled
-regex holding every enabled detector's triggers; only a chunk's last few
+longer be the start of markup.  Each chunk is searched once for every enabled
+detector's triggers (:mod:`~streamcalls.detectors._triggers`: one compiled
+regex for a short chunk, a C-speed scan per first character for a long one);
+only a chunk's last few
 characters are held back while they could still grow into a trigger (``~~``
 at a line start, ``<tool_``).  When a trigger matches, the text before it is
 released and the detector takes over until its markup ends; a bare-JSON
@@ -26,6 +28,7 @@ from typing import NamedTuple
 
 from .._events import Event, TextDelta
 from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Hold, Trigger
+from ._triggers import Found, TriggerSearch
 
 __all__ = ("TextChannel",)
 
@@ -33,26 +36,6 @@ _LINE_START = r"(?:\A|(?<=\n))"
 _MID_LINE = r"(?<=\n)"
 _HOLD_WINDOW = 96  # no held prefix is longer than this
 _NEVER = re.compile(r"(?!)")
-
-
-def _search_pattern(triggers: Sequence[Trigger]) -> re.Pattern[str]:
-    """One pattern for every trigger, each branch starting with a literal.
-
-    A line trigger is found through the line end before it: ``\n`` then any
-    trigger (``n<number>`` groups, markup first, so ``\n[TOOL_CALLS]`` beats a
-    bare-JSON ``[``); an anywhere trigger also through its own first character
-    (``a<number>`` groups).  With a literal first in every branch the regex
-    engine skips to candidates at C speed (about 100x faster than a pattern
-    that starts with a lookbehind).
-    """
-    line = [f"(?P<n{number}>{trigger.pattern})" for number, trigger in enumerate(triggers)]
-    by_lead: dict[str, list[str]] = {}
-    for number, trigger in enumerate(triggers):
-        if not trigger.line_start:
-            by_lead.setdefault(trigger.lead, []).append(f"(?P<a{number}>{trigger.rest})")
-    branches = ["\\n(?:" + "|".join(line) + ")"] if line else []
-    branches += [re.escape(lead) + "(?:" + "|".join(rests) + ")" for lead, rests in by_lead.items()]
-    return re.compile("|".join(branches)) if branches else _NEVER
 
 
 def _start_pattern(triggers: Sequence[Trigger], *, line_start: bool) -> re.Pattern[str]:
@@ -74,7 +57,7 @@ class _Patterns(NamedTuple):
     """What the channel searches with, for one set of detector classes."""
 
     owners: tuple[tuple[Trigger, int], ...]  # each trigger, with its detector's position
-    search: re.Pattern[str]
+    triggers: TriggerSearch
     starts: tuple[re.Pattern[str], re.Pattern[str]]  # [may begin mid-line, ... at a line start]
     holds: tuple[
         re.Pattern[str], re.Pattern[str]
@@ -103,7 +86,7 @@ def _patterns(kinds: tuple[type[Detector], ...]) -> _Patterns:
     }
     return _Patterns(
         owners,
-        _search_pattern(triggers),
+        TriggerSearch(triggers),
         (_start_pattern(triggers, line_start=False), _start_pattern(triggers, line_start=True)),
         (_hold_pattern(holds, _MID_LINE), _hold_pattern(holds, _LINE_START)),
         re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
@@ -127,8 +110,8 @@ class TextChannel:
         "_owners",
         "_pending",
         "_quiet",
-        "_search",
         "_starts",
+        "_triggers",
     )
 
     def __init__(
@@ -139,7 +122,7 @@ class TextChannel:
         self._max_candidate = max_candidate
         patterns = _patterns(tuple(type(detector) for detector in detectors))
         self._owners = [(trigger, detectors[number]) for trigger, number in patterns.owners]
-        self._search = patterns.search
+        self._triggers = patterns.triggers
         self._starts = patterns.starts
         self._holds = patterns.holds
         self._quiet = patterns.quiet
@@ -171,6 +154,7 @@ class TextChannel:
         line_start = self._line_start
         pos = 0
         end = len(text)
+        found = self._triggers.new_text(text)  # what the search keeps about this text
         while pos < end:
             detector = self._active
             if detector is not None:
@@ -179,11 +163,11 @@ class TextChannel:
                     self._hold(text, pos, line_start)  # it needs more text to decide
                     return
                 continue
-            found = self._find(text, pos, line_start)
-            if found is None:
+            first = self._find(text, pos, line_start, found)
+            if first is None:
                 self._release_up_to_hold(text, pos, line_start)
                 return
-            start, stop, number = found
+            start, stop, number = first
             trigger, detector = self._owners[number]
             if trigger.tier != MARKUP and self._holds[line_start].match(text, start):
                 # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait
@@ -200,20 +184,14 @@ class TextChannel:
             pos = stop
         self._line_start = text[end - 1] == "\n" if end else line_start
 
-    def _find(self, text: str, pos: int, line_start: bool) -> tuple[int, int, int] | None:
+    def _find(self, text: str, pos: int, line_start: bool, found: list[Found | None]) -> Found | None:
         """The first trigger at or after ``pos``: (start, stop, trigger number)."""
         if (text[pos - 1] == "\n") if pos else line_start:  # a line starts right here
             match = self._starts[True].match(text, pos)
             if match is not None:
                 assert match.lastgroup is not None
                 return pos, match.end(), int(match.lastgroup[1:])
-        match = self._search.search(text, pos)
-        if match is None:
-            return None
-        group = match.lastgroup
-        assert group is not None
-        start = match.start() + 1 if group[0] == "n" else match.start()  # "n": after its "\n"
-        return start, match.end(), int(group[1:])
+        return self._triggers.first(text, pos, found)
 
     def end(self) -> None:
         """The text ended (a text block closed, or the stream did)."""

@@ -119,6 +119,14 @@ class Markup:
             self._parts.append(call)
         self._mark = None
 
+    def consumed(self, at: int) -> None:
+        """The detector consumed the attached text up to ``at`` (before a limit may end the record)."""
+        self._take(at)
+
+    def retag(self, source: str) -> None:
+        """The region is another format's (a shared opener decided): its calls get ``source``."""
+        self._source = source
+
     def after_arguments(self, at: int) -> None:
         """The arguments' text ended at ``at`` (their value closed, or the markup around them did)."""
         if self._mark is None:
