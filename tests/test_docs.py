@@ -1,0 +1,168 @@
+"""The documentation site: every page in the nav, every public name in the reference, every code block run.
+
+The site itself is built by ``make docs`` (and by ``make test``) with
+``mkdocs build --strict``, which fails on a broken link, a page left out of
+the nav or a cross-reference that does not resolve.  These tests check what
+the build cannot: that the pages' code does what they say (tests/docblocks.py
+says how each kind of block is checked), and that the reference is complete.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import griffe
+import pytest
+
+import streamcalls
+import streamcalls.codec
+import streamcalls.testing
+from tests.docblocks import DOCS, ROOT, Block, Servers, run_page, run_program, site_blocks, site_pages
+from tests.test_tools_readme import mypy
+
+PUBLIC = (streamcalls, streamcalls.codec, streamcalls.testing)
+BLOCKS = site_blocks()
+PROGRAMS = [block for block in BLOCKS if block.kind == "program"]
+PAGES_THAT_RUN = [
+    page for page in site_pages() if any(b.page == page and b.kind in ("fragment", "session") for b in BLOCKS)
+]
+
+
+def rel(page: Path) -> str:
+    return str(page.relative_to(DOCS))
+
+
+# -- the site's shape -------------------------------------------------------------------------------------
+
+
+def nav_pages() -> list[str]:
+    """The pages mkdocs.yml's nav lists (its last section), in order."""
+    nav = (ROOT / "mkdocs.yml").read_text().split("\nnav:\n", 1)[1]
+    return re.findall(r"^\s+- (?:[^:\n]+: )?(\S+\.md)$", nav, re.MULTILINE)
+
+
+def test_every_page_is_in_the_nav_once() -> None:
+    nav = nav_pages()
+    assert len(nav) == len(set(nav))
+    assert sorted(nav) == sorted(rel(page) for page in site_pages())
+
+
+def test_the_site_has_the_pages_the_issue_lists() -> None:
+    titles = {re.sub(r"^# ", "", page.read_text().splitlines()[0]) for page in site_pages()}
+    assert len(titles) == len(site_pages())  # no two pages with one title
+    assert {
+        "index.md",
+        "getting-started.md",
+        "guarantees.md",
+        "benchmarks.md",
+        "design.md",
+    } <= set(nav_pages())
+    assert sum(page.startswith("guide/") for page in nav_pages()) == 7
+
+
+# -- the reference ----------------------------------------------------------------------------------------
+
+DIRECTIVE = re.compile(r"^::: ([\w.]+)\s*$", re.MULTILINE)
+
+
+def reference_entries() -> list[str]:
+    return [
+        name
+        for page in sorted((DOCS / "reference").glob("*.md"))
+        for name in DIRECTIVE.findall(page.read_text())
+    ]
+
+
+def public_names() -> dict[str, object]:
+    """Every public name, by its full path, and what it is."""
+    return {
+        f"{module.__name__}.{name}": getattr(module, name) for module in PUBLIC for name in module.__all__
+    }
+
+
+def test_every_public_name_has_a_reference_entry() -> None:
+    entries = reference_entries()
+    assert len(entries) == len(set(entries))
+    names = public_names()
+    assert set(entries) <= set(names), "an entry for a name that is not public"
+    shown = [names[entry] for entry in entries]
+    # A name exported twice (streamcalls.Tool is streamcalls.codec.Tool) has one entry.
+    missing = [
+        path for path, value in names.items() if path not in entries and not any(value is s for s in shown)
+    ]
+    assert missing == []
+
+
+@pytest.fixture(scope="module")
+def package() -> griffe.Module:
+    loaded = griffe.load("streamcalls", search_paths=[str(ROOT)])
+    assert isinstance(loaded, griffe.Module)
+    return loaded
+
+
+def test_every_entry_has_a_docstring(package: griffe.Module) -> None:
+    for entry in reference_entries():
+        obj = package[entry.removeprefix("streamcalls.")]
+        assert obj.docstring is not None, entry
+        assert len(obj.docstring.value) >= 20, entry
+
+
+def test_every_event_field_says_what_it_holds(package: griffe.Module) -> None:
+    """The events page shows each event with its fields: every field has a docstring."""
+    structs = [*streamcalls.Event.__args__, streamcalls.ToolCall, streamcalls.Usage]
+    for struct in structs:
+        cls = package[struct.__name__]
+        for field in struct.__struct_fields__:
+            docstring = cls.members[field].docstring
+            assert docstring is not None, f"{struct.__name__}.{field}"
+            assert docstring.value, f"{struct.__name__}.{field}"
+
+
+# -- the code on the pages --------------------------------------------------------------------------------
+
+
+def test_the_pages_have_code_of_every_kind() -> None:
+    kinds = {block.kind for block in BLOCKS}
+    assert {"program", "fragment", "session"} <= kinds
+
+
+def test_a_python_block_is_never_left_unchecked() -> None:
+    """Only languages that are not Python are shown without running."""
+    for block in BLOCKS:
+        if block.kind == "shown":
+            assert block.language in ("text", "sh", "console", "json", "jsonl", "toml", "yaml", ""), (
+                block.where
+            )
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[Servers]:
+    pool = Servers()
+    yield pool
+    pool.close()
+
+
+@pytest.mark.parametrize("block", PROGRAMS, ids=[block.where for block in PROGRAMS])
+def test_every_program_runs_as_written(block: Block, servers: Servers) -> None:
+    result = run_program(block, servers)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip(), "a program on the site shows what it does"
+
+
+@pytest.mark.parametrize("page", PAGES_THAT_RUN, ids=[rel(page) for page in PAGES_THAT_RUN])
+def test_every_page_runs_as_a_session(page: Path) -> None:
+    assert run_page(page) > 0
+
+
+def test_mypy_strict_accepts_every_program(tmp_path: Path) -> None:
+    for block in PROGRAMS:
+        name = re.sub(r"\W+", "_", block.where.removeprefix("docs/"))
+        (tmp_path / f"{name}.py").write_text(block.code)
+    result = mypy(*sorted(tmp_path.glob("*.py")))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_chart_the_site_shows_exists() -> None:
+    assert (ROOT / "benchmarks" / "results" / "chart.png").stat().st_size > 10_000
