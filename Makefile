@@ -43,9 +43,10 @@ demo: $(VENV)/.demo-installed
 
 # The documentation site, into site/.  --strict: a broken link, a page left out of the
 # nav, a missing reference or a docstring cross-reference that does not resolve fails
-# the build.  (NO_MKDOCS_2_WARNING: mkdocs-material's notice about mkdocs 2, on every build.)
+# the build.  Not --quiet: it hides the warnings that --strict counts, and the build passes.
+# (NO_MKDOCS_2_WARNING: mkdocs-material's notice about mkdocs 2, on every build.)
 docs: $(VENV)/.docs-installed
-	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
 # Every check runs, even after one fails, and the last lines are the verdict: one
 # line per check.  The fuzz gate (fuzz/gate.py: a fixed seed and a fixed number of
@@ -60,7 +61,7 @@ test: $(VENV)/.dev-installed
 	check "ruff check" $(PY) -m ruff check $(LINTED); \
 	check "ruff format --check" $(PY) -m ruff format --check $(LINTED); \
 	check "mypy --strict" $(PY) -m mypy; \
-	check "docs build (mkdocs --strict)" env NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet; \
+	check "docs build (mkdocs --strict)" env NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict; \
 	check "fuzz gate (atheris, fixed seed)" $(PY) fuzz/gate.py; \
 	check "pytest" $(PY) -m pytest; \
 	if [ $$failed = 0 ]; then result="every check passed"; else result="FAILED"; fi; \
