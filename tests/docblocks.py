@@ -8,7 +8,7 @@ A block is checked by its kind:
   address (``http://127.0.0.1:8000``), and ``mypy --strict`` checks it;
 - any other ```` ```python ```` block is a *fragment* of its page: the page's
   fragments and sessions run in order in one namespace, as a reader goes down
-  the page (top-level ``await`` is allowed);
+  the page (top-level ``await`` is allowed), where ``streamcalls`` is imported;
 - a ```` ```pycon ```` block is a *session*: each ``>>>`` line runs in that
   namespace and must print what the page shows (doctest);
 - a block in any other language (```` ```text ````, ```` ```sh ````) is shown,
@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
+
+import streamcalls
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -189,7 +191,7 @@ def run_page(page: Path) -> int:
     Raises :class:`BlockFailed` naming the block (and, for a session, the
     example whose output differs).
     """
-    namespace: dict[str, object] = {"__name__": "__docs__"}
+    namespace: dict[str, object] = {"__name__": "__docs__", "streamcalls": streamcalls}
     runnable = [b for b in blocks(page) if b.kind in ("fragment", "session")]
 
     async def go() -> None:

@@ -148,7 +148,6 @@ def servers() -> Iterator[Servers]:
 def test_every_program_runs_as_written(block: Block, servers: Servers) -> None:
     result = run_program(block, servers)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip(), "a program on the site shows what it does"
 
 
 @pytest.mark.parametrize("page", PAGES_THAT_RUN, ids=[rel(page) for page in PAGES_THAT_RUN])
