@@ -46,7 +46,7 @@ DEFAULT_SERVE = ("--max-delay", "0.002")
 _FENCE = re.compile(r"^(?P<indent>[ ]*)(?P<fence>```+|~~~+)(?P<info>[^\n`]*)$")
 _HEADING = re.compile(r"^(#{1,6}) (.+?)\s*#*$")
 _DIRECTIVE = re.compile(r"^\s*<!--\s*serve:(.*?)-->\s*$")
-_PROGRAM = re.compile(r"^(import streamcalls|from streamcalls[.\w]* import )", re.MULTILINE)
+_PROGRAM = re.compile(r"^import streamcalls$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -222,5 +222,6 @@ def run_session(block: Block, namespace: dict[str, object]) -> None:
     report: list[str] = []
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test, out=report.append, clear_globs=False)
+    namespace.update(test.globs)  # the DocTest ran in a copy: what it defined is for the blocks after it
     if runner.failures:
         raise BlockFailed(f"{block.where}:\n" + "".join(report))

@@ -9,6 +9,7 @@ says how each kind of block is checked), and that the reference is complete.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,8 +51,8 @@ def test_every_page_is_in_the_nav_once() -> None:
 
 
 def test_the_site_has_the_pages_the_issue_lists() -> None:
-    titles = {re.sub(r"^# ", "", page.read_text().splitlines()[0]) for page in site_pages()}
-    assert len(titles) == len(site_pages())  # no two pages with one title
+    for page in site_pages():
+        assert page.read_text().startswith("# "), f"{rel(page)} starts with its title"
     assert {
         "index.md",
         "getting-started.md",
@@ -165,3 +166,34 @@ def test_mypy_strict_accepts_every_program(tmp_path: Path) -> None:
 
 def test_the_chart_the_site_shows_exists() -> None:
     assert (ROOT / "benchmarks" / "results" / "chart.png").stat().st_size > 10_000
+
+
+def shown(number: str) -> float:
+    """A number as the tables show it: ``3.18``, ``314k``, ``1 600``."""
+    number = number.replace(" ", "").replace(",", "")
+    return float(number[:-1]) * 1000 if number.endswith("k") else float(number)
+
+
+def test_the_benchmark_table_is_the_run_latest_json_holds() -> None:
+    """The results table on the Benchmarks page shows the numbers of benchmarks/results/latest.json (the run the
+    chart is drawn from): rerunning make bench means updating the page."""
+    results = json.loads((ROOT / "benchmarks" / "results" / "latest.json").read_text())["results"]
+    measured = {(r["stream"], r["label"]): r for r in results}
+    page = (DOCS / "benchmarks.md").read_text()
+    table = page[page.index("| stream | streamcalls µs/chunk") :].split("\n\n")[0].splitlines()[2:]
+    stream, checked = "", 0
+    for row in table:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        if cells[0]:
+            stream = cells[0]
+            ours = measured[(stream, "streamcalls")]
+            for cell, key in zip(cells[1:4], ("us_per_chunk", "chunks_per_s", "mb_per_s"), strict=True):
+                assert shown(cell) == pytest.approx(ours[key], rel=0.005), (stream, key)
+        peer = measured[(stream, cells[4])]
+        if cells[5] == "-":
+            assert peer.get("us_per_chunk") is None
+            assert cells[6] == peer["note"]
+        else:
+            assert shown(cells[5]) == pytest.approx(peer["us_per_chunk"], rel=0.005), (stream, cells[4])
+        checked += 1
+    assert checked >= 20
