@@ -63,7 +63,8 @@ class Block:
     @property
     def where(self) -> str:
         """``docs/guide/codec.md:42``, for messages and file names."""
-        return f"{self.page.relative_to(ROOT)}:{self.line}"
+        page = self.page.relative_to(ROOT) if self.page.is_relative_to(ROOT) else self.page
+        return f"{page}:{self.line}"
 
     @property
     def kind(self) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import griffe
@@ -20,7 +19,7 @@ import pytest
 import streamcalls
 import streamcalls.codec
 import streamcalls.testing
-from tests.docblocks import DOCS, ROOT, Block, Servers, run_page, run_program, site_blocks, site_pages
+from tests.docblocks import DEFAULT_SERVE, DOCS, ROOT, BlockFailed, blocks, run_page, site_blocks, site_pages
 from tests.test_tools_readme import mypy
 
 PUBLIC = (streamcalls, streamcalls.codec, streamcalls.testing)
@@ -138,19 +137,6 @@ def test_a_python_block_is_never_left_unchecked() -> None:
             )
 
 
-@pytest.fixture(scope="module")
-def servers() -> Iterator[Servers]:
-    pool = Servers()
-    yield pool
-    pool.close()
-
-
-@pytest.mark.parametrize("block", PROGRAMS, ids=[block.where for block in PROGRAMS])
-def test_every_program_runs_as_written(block: Block, servers: Servers) -> None:
-    result = run_program(block, servers)
-    assert result.returncode == 0, result.stderr
-
-
 @pytest.mark.parametrize("page", PAGES_THAT_RUN, ids=[rel(page) for page in PAGES_THAT_RUN])
 def test_every_page_runs_as_a_session(page: Path) -> None:
     assert run_page(page) > 0
@@ -197,3 +183,50 @@ def test_the_benchmark_table_is_the_run_latest_json_holds() -> None:
             assert shown(cells[5]) == pytest.approx(peer["us_per_chunk"], rel=0.005), (stream, cells[4])
         checked += 1
     assert checked >= 20
+
+
+# -- the checks have teeth ----------------------------------------------------------------------------------
+
+
+def page(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "page.md"
+    path.write_text(text)
+    return path
+
+
+def test_blocks_are_told_apart_by_kind(tmp_path: Path) -> None:
+    found = blocks(
+        page(
+            tmp_path,
+            "# A page\n\n## Programs\n\n<!-- serve: --max-chunk 50 -->\n```python\nimport streamcalls\n\nURL = 1\n```\n\n"
+            "- in a list:\n\n    ```python\n    x = 1\n    if x:\n        y = 2\n    ```\n\n"
+            "```pycon\n>>> x\n1\n```\n\n```sh\nmake test\n```\n",
+        )
+    )
+    assert [(b.kind, b.heading, b.line) for b in found] == [
+        ("program", "Programs", 6),
+        ("fragment", "Programs", 14),
+        ("session", "Programs", 20),
+        ("shown", "Programs", 25),
+    ]
+    assert found[0].serve == ("--max-chunk", "50")
+    assert found[1].serve == DEFAULT_SERVE
+    assert found[1].code == "x = 1\nif x:\n    y = 2\n"
+
+
+def test_a_page_runs_as_one_session(tmp_path: Path) -> None:
+    text = (
+        "# A page\n\n```python\nimport anyio\n\nawait anyio.sleep(0)\nvalue = 41\n```\n\n"
+        "```pycon\n>>> value += 1\n>>> value\n42\n```\n\n```python\nassert value == 42\n```\n"
+    )
+    assert run_page(page(tmp_path, text)) == 3
+
+
+def test_a_session_that_prints_something_else_fails(tmp_path: Path) -> None:
+    with pytest.raises(BlockFailed, match=r"page\.md:3:"):
+        run_page(page(tmp_path, "# A page\n\n```pycon\n>>> 1 + 1\n3\n```\n"))
+
+
+def test_a_fragment_that_raises_fails(tmp_path: Path) -> None:
+    with pytest.raises(BlockFailed, match=r"page\.md:7: NameError"):
+        run_page(page(tmp_path, "# A page\n\n```pycon\n>>> 1\n1\n```\n```python\nundefined_name\n```\n"))
