@@ -74,6 +74,7 @@ def __dir__() -> list[str]:
 
 
 __version__ = "0.1.0"
+"""The package's version."""
 
 __all__ = (
     "Event",

@@ -26,6 +26,8 @@ __all__ = ("ParserState", "StreamParser")
 
 
 class ParserState(enum.Enum):
+    """Where a parser is (:attr:`StreamParser.state`): taking input, or ended by ``close()``."""
+
     OPEN = "open"  # taking input
     CLOSED = "closed"  # close() was called
 
@@ -172,6 +174,7 @@ class StreamParser:
 
     @property
     def state(self) -> ParserState:
+        """``OPEN`` until :meth:`close` is called, then ``CLOSED`` (``feed`` then raises)."""
         return ParserState.CLOSED if self._closed else ParserState.OPEN
 
     def feed(self, data: bytes | bytearray | memoryview | str) -> list[Event]:
