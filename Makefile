@@ -3,9 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test fuzz bench clean
+.PHONY: demo test docs fuzz bench clean
 
-LINTED := streamcalls tests benchmarks fuzz
+LINTED := streamcalls tests benchmarks fuzz docs/_ext
 FUZZ_SECONDS ?= 600
 
 $(VENV)/.installed: pyproject.toml
@@ -18,12 +18,18 @@ $(VENV)/.dev-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(VENV)/.installed $(VENV)/.demo-installed $@
+	touch $(VENV)/.installed $(VENV)/.demo-installed $(VENV)/.docs-installed $@
 
 $(VENV)/.demo-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[demo]'
+	touch $(VENV)/.installed $@
+
+$(VENV)/.docs-installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[docs]'
 	touch $(VENV)/.installed $@
 
 $(VENV)/.bench-installed: pyproject.toml
@@ -34,6 +40,13 @@ $(VENV)/.bench-installed: pyproject.toml
 
 demo: $(VENV)/.demo-installed
 	$(PY) -m streamcalls demo
+
+# The documentation site, into site/.  --strict: a broken link, a page left out of the
+# nav, a missing reference or a docstring cross-reference that does not resolve fails
+# the build.  Not --quiet: it hides the warnings that --strict counts, and the build passes.
+# (NO_MKDOCS_2_WARNING: mkdocs-material's notice about mkdocs 2, on every build.)
+docs: $(VENV)/.docs-installed
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
 # Every check runs, even after one fails, and the last lines are the verdict: one
 # line per check.  The fuzz gate (fuzz/gate.py: a fixed seed and a fixed number of
@@ -48,6 +61,7 @@ test: $(VENV)/.dev-installed
 	check "ruff check" $(PY) -m ruff check $(LINTED); \
 	check "ruff format --check" $(PY) -m ruff format --check $(LINTED); \
 	check "mypy --strict" $(PY) -m mypy; \
+	check "docs build (mkdocs --strict)" env NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict; \
 	check "fuzz gate (atheris, fixed seed)" $(PY) fuzz/gate.py; \
 	check "pytest" $(PY) -m pytest; \
 	if [ $$failed = 0 ]; then result="every check passed"; else result="FAILED"; fi; \
@@ -66,4 +80,4 @@ bench: $(VENV)/.bench-installed
 	$(PY) -m benchmarks
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis site

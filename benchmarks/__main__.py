@@ -4,7 +4,8 @@
 arguments, short budgets) for checking changes; ``python -m benchmarks
 --profile openai-4x2KB`` prints where streamcalls spends its time on one
 stream instead of benchmarking; ``python -m benchmarks --formats`` runs only
-the open-weight text formats' rows (prose with every detector, streams of calls).
+the open-weight text formats' rows (streams of calls in each format, prose
+under the default and every detector).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import formats, live, report
+from . import live, report, textformats
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -75,6 +76,7 @@ def groups(quick: bool) -> list[Group]:
             ],
             normal if quick else _LIVE,
         ),
+        *textformats.groups(quick),
     ]
 
 
@@ -89,7 +91,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         group_start = time.perf_counter()
         streams = make()
         _log(f"{title}: {', '.join(s.key for s in streams)}")
-        results += measure_group(streams, CONTENDERS, settings, _log)
+        results += measure_group(streams, CONTENDERS + textformats.FORMAT_CONTENDERS, settings, _log)
         _log(f"  {time.perf_counter() - group_start:.1f} s")
         del streams
     _log("memory (tracemalloc)")
@@ -105,26 +107,24 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
     loaded = load(streams=1000 if quick else 10_000)
     _log("tool arguments: Tool.from_function's check against pydantic's")
     validation = measure_validation(rounds=5 if quick else 15)
-    _log("text formats: prose with every detector, streams of calls")
-    text_formats = formats.measure_formats(quick)
     elapsed = time.perf_counter() - started
 
     checks = (
         report.targets(results, memory)
         + validation_targets(validation)
         + live.targets(results)
-        + formats.format_targets(text_formats)
+        + textformats.targets(results)
     )
     sections = [
         ("Targets", report.markdown_targets(checks)),
         ("Headline (paste into the README)", report.markdown_summary(results)),
         ("Scaling from 10 KB to 100 KB arguments", report.markdown_scaling(results)),
         ("Live arguments: a partial value after every delta", live.markdown_live(results)),
+        ("Open-weight text formats, and prose under every detector", textformats.markdown_formats(results)),
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
         ("Endurance and load", _endurance_and_load(long_run, loaded)),
         ("Tool arguments: the check before the call, and the schema", markdown_validation(validation)),
-        ("Text formats: prose with every detector, streams of calls", formats.markdown_formats(text_formats)),
         ("All results", report.markdown_results(results)),
         ("What each contender's timed loop includes", report.markdown_legend()),
     ]
@@ -153,7 +153,6 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         "endurance": long_run,
         "load": loaded,
         "validation": validation,
-        "text_formats": text_formats,
     }
     name = "quick" if quick else "latest"
     report.write_json(out_dir / f"{name}.json", payload)
@@ -179,6 +178,19 @@ def _endurance_and_load(long_run: dict[str, Any], loaded: dict[str, Any]) -> str
     )
 
 
+def formats_only(quick: bool) -> int:
+    """``--formats``: the open-weight text formats' groups alone, their table and targets."""
+    results = []
+    for title, make, settings in textformats.groups(quick):
+        streams = make()
+        _log(f"{title}: {', '.join(s.key for s in streams)}")
+        results += measure_group(streams, textformats.FORMAT_CONTENDERS, settings, _log)
+    print(textformats.markdown_formats(results))
+    print()
+    print(report.markdown_targets(textformats.targets(results)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -190,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         "--profile", metavar="STREAM", help="profile streamcalls on one stream, e.g. openai-4x2KB"
     )
     parser.add_argument(
-        "--formats", action="store_true", help="only the open-weight text formats' rows (about a minute)"
+        "--formats", action="store_true", help="only the open-weight text formats' rows (a few minutes)"
     )
     args = parser.parse_args(argv)
     if args.profile:
@@ -198,11 +210,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return profile(args.profile)
     if args.formats:
-        result = formats.measure_formats(args.quick)
-        print(formats.markdown_formats(result))
-        print()
-        print(report.markdown_targets(formats.format_targets(result)))
-        return 0
+        return formats_only(args.quick)
     return run(args.quick, args.out, not args.no_chart)
 
 

@@ -73,11 +73,18 @@ def _fence_on_text(stream: Stream) -> tuple[str, ...] | None:
 
 
 def _streamcalls(
-    stream: Stream, *, detect: tuple[str, ...] | None, coalesced: bool = False, partial: bool = False
+    stream: Stream,
+    *,
+    detect: tuple[str, ...] | None,
+    coalesced: bool = False,
+    partial: bool = False,
+    tools: list[Any] | None = None,
 ) -> Run:
-    """streamcalls from bytes; ``detect`` is passed to StreamParser (None: the library's default)."""
+    """streamcalls from bytes; ``detect`` and ``tools`` are passed to StreamParser (None: the library's default)."""
     reads = _reads(stream, coalesced)
     options: dict[str, Any] = {} if detect is None else {"detect": detect}
+    if tools is not None:
+        options["tools"] = tools
     if partial:
         options["partial_arguments"] = True
     try:

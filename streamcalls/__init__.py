@@ -75,6 +75,7 @@ def __dir__() -> list[str]:
 
 
 __version__ = "0.1.0"
+"""The package's version."""
 
 __all__ = (
     "MODEL_FAMILIES",

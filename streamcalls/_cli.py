@@ -350,6 +350,7 @@ def _run_serve(args: argparse.Namespace) -> int:
         import anyio
 
         from ._replay import ReplayApp, bundled_recordings, load_recordings
+        from ._routes import ENDPOINTS
         from ._serve import serve
     except ImportError as exc:
         raise CommandError(f"serving needs its extra: pip install 'streamcalls[serve]' ({exc})") from None
@@ -373,10 +374,12 @@ def _run_serve(args: argparse.Namespace) -> int:
         async with serve(app, args.host, args.port, graceful_timeout=2.0) as url:
             listening = True
             out.write(f"replaying {len(recordings)} recorded streams at {url}  (Ctrl+C stops)\n")
-            out.write(f"  POST {url}/v1/chat/completions   OpenAI-compatible; base_url={url}/v1\n")
-            out.write(f"  POST {url}/v1/messages           Anthropic-style;   base_url={url}\n")
-            out.write(f"  GET  {url}/replay/<provider>/<name>\n")
-            out.write('  "model" picks a recording; messages ending with tool results get its next turn:\n')
+            width = max(len(endpoint) for endpoint, _ in ENDPOINTS)
+            for endpoint, what in ENDPOINTS:
+                out.write(f"  {endpoint:<{width}}  {what.replace('<url>', url)}\n")
+            out.write(
+                "  the model picks a recording; a history ending with tool results gets its next turn:\n"
+            )
             for key in sorted(recordings):
                 turns = recordings[key].turns
                 out.write(f"    {key}{f'  ({turns} turns)' if turns > 1 else ''}\n")

@@ -2,28 +2,31 @@
 
 The recording is parsed with the text detectors off, so the text is what the
 model wrote (calls written in it stay in it, as a provider sends them), and
-its pieces are put back together in the provider's response shape: an OpenAI
-``chat.completion``, or an Anthropic ``message`` whose content blocks keep the
-stream's order.  A recording that holds a provider error gives that error
-instead, with a 500 status, as a request that failed would.
+its pieces are put back together in the provider's response shape: an
+OpenAI ``chat.completion``, a Responses ``response``, an Ollama
+``done: true`` object, a Cohere v2 chat response (here), an Anthropic
+``message``, a Gemini ``GenerateContentResponse`` or a Bedrock Converse
+output (:mod:`._complete_blocks`: content kept in the stream's order).  A
+recording that holds a provider error gives that error instead, with a 500
+status, as a request that failed would.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 from ._api import parse
-from ._events import (
-    ProviderError,
-    ReasoningDelta,
-    StreamFinished,
-    TextDelta,
-    ToolCallCompleted,
-    ToolCallFailed,
-    Usage,
+from ._complete_blocks import (
+    GENERATED,
+    Answer,
+    anthropic_message,
+    bedrock_output,
+    gemini_response,
+    total_tokens,
 )
-from ._names import ProviderName
+from ._events import ProviderError, ToolCall
 from ._recordings import Recording
 
 __all__ = ("complete_response",)
@@ -33,36 +36,33 @@ Body = dict[str, Any]
 
 def complete_response(recording: Recording, model: str) -> tuple[int, Body] | ProviderError:
     """The status and JSON body of the complete response, or the provider error the recording holds."""
-    provider: ProviderName = "anthropic" if recording.provider == "anthropic" else "openai"
     numbers = itertools.count()  # ids for calls recorded without one: the same in every response
-    events = parse(recording.body, provider, detect=(), id_factory=lambda: f"call_replay_{next(numbers)}")
+    events = parse(
+        recording.body,
+        recording.provider,  # type: ignore[arg-type]  # a recording's folder is a provider's name
+        detect=(),
+        id_factory=lambda: f"{GENERATED}{next(numbers)}",
+    )
     error = next((e for e in events if type(e) is ProviderError), None)
     if error is not None:
         return error
-    finish = next((e for e in events if type(e) is StreamFinished), StreamFinished("stop"))
-    if recording.provider == "anthropic":
-        return 200, _anthropic_message(recording, model, events, finish)
-    return 200, _chat_completion(recording, model, events, finish)
+    return 200, _SHAPES[recording.provider](recording, model, Answer(events))
 
 
-def _chat_completion(recording: Recording, model: str, events: list[Any], finish: StreamFinished) -> Body:
-    text = "".join(e.text for e in events if type(e) is TextDelta)
-    reasoning = "".join(e.text for e in events if type(e) is ReasoningDelta)
+def _chat_completion(recording: Recording, model: str, answer: Answer) -> Body:
     calls: list[Body] = []
-    for event in events:
-        if type(event) is ToolCallCompleted:
-            call = event.call
-            function = {"name": call.name, "arguments": call.arguments_json}
-            calls.append({"id": call.id, "type": "function", "function": function})
-        elif type(event) is ToolCallFailed:  # cut off: its arguments as far as they came
-            function = {"name": event.name, "arguments": event.raw}
-            calls.append({"id": event.id, "type": "function", "function": function})
-    message: Body = {"role": "assistant", "content": text or None, "refusal": None}
-    if reasoning:
-        message["reasoning_content"] = reasoning
+    for kind, value in answer.steps:
+        if kind in ("call", "failed"):  # a failed one was cut off: its arguments as far as they came
+            arguments = value.arguments_json if kind == "call" else value.raw
+            function = {"name": value.name, "arguments": arguments}
+            calls.append({"id": value.id, "type": "function", "function": function})
+    message: Body = {"role": "assistant", "content": answer.text or None, "refusal": None}
+    if answer.reasoning:
+        message["reasoning_content"] = answer.reasoning
     if calls:
         message["tool_calls"] = calls
-    usage = finish.usage or Usage()
+    usage = answer.usage
+    finish = answer.finish
     return {
         "id": f"chatcmpl-replay-{recording.name}-{recording.turn}",
         "object": "chat.completion",
@@ -79,35 +79,101 @@ def _chat_completion(recording: Recording, model: str, events: list[Any], finish
         "usage": {
             "prompt_tokens": usage.input_tokens or 0,
             "completion_tokens": usage.output_tokens or 0,
-            "total_tokens": usage.total_tokens or (usage.input_tokens or 0) + (usage.output_tokens or 0),
+            "total_tokens": total_tokens(usage),
         },
     }
 
 
-def _anthropic_message(recording: Recording, model: str, events: list[Any], finish: StreamFinished) -> Body:
-    blocks: list[Body] = []
-    for event in events:
-        kind = type(event)
-        if kind is TextDelta or kind is ReasoningDelta:
-            block_type, field = ("text", "text") if kind is TextDelta else ("thinking", "thinking")
-            if blocks and blocks[-1]["type"] == block_type:
-                blocks[-1][field] += event.text
-            else:
-                blocks.append({"type": block_type, field: event.text})
-                if block_type == "thinking":
-                    blocks[-1]["signature"] = ""  # not in the events; a replay has no real one
-        elif kind is ToolCallCompleted:
-            call = event.call
-            blocks.append({"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments})
-        # A call cut off at max_tokens has no input object to show: the stop reason tells.
-    usage = finish.usage or Usage()
+def _responses(recording: Recording, model: str, answer: Answer) -> Body:
+    name = f"{recording.name}_{recording.turn}"
+    output: list[Body] = []
+    for number, (kind, value) in enumerate(answer.steps):
+        if kind == "text":
+            part = {"type": "output_text", "annotations": [], "text": value}
+            message = {"type": "message", "role": "assistant", "status": "completed", "content": [part]}
+            output.append({"id": f"msg_replay_{name}_{number}", **message})
+        elif kind == "reasoning":
+            summary = [{"type": "summary_text", "text": value}]
+            output.append({"id": f"rs_replay_{name}_{number}", "type": "reasoning", "summary": summary})
+        elif kind == "call":
+            call: ToolCall = value
+            item = {"type": "function_call", "status": "completed", "call_id": call.id, "name": call.name}
+            output.append({"id": f"fc_replay_{name}_{number}", **item, "arguments": call.arguments_json})
+    incomplete = answer.finish.reason == "length"
+    usage = answer.usage
     return {
-        "id": f"msg_replay_{recording.name}_{recording.turn}",
-        "type": "message",
-        "role": "assistant",
+        "id": f"resp_replay_{name}",
+        "object": "response",
+        "created_at": 0,
+        "status": "incomplete" if incomplete else "completed",
+        "error": None,
+        "incomplete_details": {"reason": "max_output_tokens"} if incomplete else None,
         "model": model,
-        "content": blocks,
-        "stop_reason": finish.provider_reason or finish.reason,
-        "stop_sequence": None,
-        "usage": {"input_tokens": usage.input_tokens or 0, "output_tokens": usage.output_tokens or 0},
+        "output": output,
+        "usage": {
+            "input_tokens": usage.input_tokens or 0,
+            "output_tokens": usage.output_tokens or 0,
+            "total_tokens": total_tokens(usage),
+        },
     }
+
+
+def _ollama(recording: Recording, model: str, answer: Answer) -> Body:
+    message: Body = {"role": "assistant", "content": answer.text}
+    if answer.reasoning:
+        message["thinking"] = answer.reasoning
+    if answer.calls:
+        message["tool_calls"] = [
+            {"id": call.id, "function": {"index": number, "name": call.name, "arguments": call.arguments}}
+            for number, call in enumerate(answer.calls)
+        ]
+    usage = answer.usage
+    return {
+        "model": model,
+        "created_at": "1970-01-01T00:00:00Z",
+        "message": message,
+        "done_reason": answer.finish.provider_reason or "stop",
+        "done": True,
+        "total_duration": 0,
+        "load_duration": 0,
+        "prompt_eval_count": usage.input_tokens or 0,
+        "prompt_eval_duration": 0,
+        "eval_count": usage.output_tokens or 0,
+        "eval_duration": 0,
+    }
+
+
+def _cohere(recording: Recording, model: str, answer: Answer) -> Body:
+    message: Body = {"role": "assistant"}
+    if answer.reasoning:  # the adapter reads a tool plan and thinking alike as reasoning
+        message["tool_plan"] = answer.reasoning
+    if answer.text:
+        message["content"] = [{"type": "text", "text": answer.text}]
+    if answer.calls:
+        message["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments_json},
+            }
+            for call in answer.calls
+        ]
+    usage = answer.usage
+    tokens = {"input_tokens": usage.input_tokens or 0, "output_tokens": usage.output_tokens or 0}
+    return {
+        "id": f"replay-{recording.name}-{recording.turn}",
+        "finish_reason": answer.finish.provider_reason or "COMPLETE",
+        "message": message,
+        "usage": {"billed_units": tokens, "tokens": tokens},
+    }
+
+
+_SHAPES: dict[str, Callable[[Recording, str, Answer], Body]] = {
+    "openai": _chat_completion,
+    "openai-responses": _responses,
+    "anthropic": anthropic_message,
+    "ollama": _ollama,
+    "gemini": gemini_response,
+    "bedrock": bedrock_output,
+    "cohere": _cohere,
+}

@@ -23,7 +23,14 @@ __all__ = (
 
 
 class StreamError(Exception):
-    """Base class of every exception streamcalls raises."""
+    """Base class of every exception streamcalls raises.
+
+    Bad input is never one of them: it is an event.  They are
+    :class:`UsageError` for misuse, :class:`MalformedStreamError` with
+    ``strict=True``, :class:`ToolCallError` from ``extract``, and
+    :class:`StreamInterrupted` / :class:`StreamStalled` when the source of a
+    stream breaks off.
+    """
 
 
 class UsageError(StreamError, ValueError):

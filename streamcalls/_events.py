@@ -46,10 +46,15 @@ class ToolCall(msgspec.Struct, frozen=True):
     """
 
     id: str
+    """The provider's id for the call, or a generated one (``call_`` + 24 hex digits, or ``id_factory()``)."""
     name: str
+    """The tool's name, as the model wrote it."""
     arguments: dict[str, Any]
+    """The arguments, decoded once when they closed; ``{}`` for none."""
     index: int = 0
+    """The call's number in its stream: 0, 1, 2, ... in the order calls started."""
     source: str = "native"
+    """``"native"``, or the text detector that found the call (``"fence"``, ``"json"``, ``"hermes"``, ...)."""
 
     @property
     def arguments_json(self) -> str:
@@ -58,41 +63,83 @@ class ToolCall(msgspec.Struct, frozen=True):
 
 
 class Usage(msgspec.Struct, frozen=True, omit_defaults=True):
-    """Token usage in one vocabulary for every provider (``None`` = not sent)."""
+    """Token usage in one vocabulary for every provider (``None`` = not sent).
+
+    Carried by :class:`StreamFinished` when the provider sent counts.
+    """
 
     input_tokens: int | None = None
+    """Tokens of the prompt (OpenAI ``prompt_tokens``, Anthropic ``input_tokens``, Gemini ``promptTokenCount``, ...)."""
     output_tokens: int | None = None
+    """Tokens the model generated."""
     total_tokens: int | None = None
+    """Input and output together: the provider's total, or their sum."""
     reasoning_tokens: int | None = None
+    """Of the output, the tokens spent thinking, where the provider counts them apart."""
     cache_read_tokens: int | None = None
+    """Of the input, the tokens read from the provider's prompt cache."""
     cache_write_tokens: int | None = None
+    """Of the input, the tokens written to the provider's prompt cache."""
 
 
 class TextDelta(msgspec.Struct, frozen=True, tag="text_delta", tag_field="type"):
-    """A piece of the assistant's text, with recognized tool-call markup removed."""
+    """A piece of the assistant's text, with recognized tool-call markup removed.
+
+    Comes as the text arrives, from every provider's text channel (OpenAI
+    ``content``, Anthropic ``text_delta``, Gemini text parts, ...), split
+    wherever the chunks fall.  The text detectors hold back only what could
+    still be the start of a call's markup, until the next chunk tells.
+    """
 
     text: str
+    """The text."""
 
 
 class ReasoningDelta(msgspec.Struct, frozen=True, tag="reasoning_delta", tag_field="type"):
-    """A piece of reasoning/thinking content, for providers that stream it."""
+    """A piece of reasoning/thinking content, for providers that stream it.
+
+    Anthropic ``thinking``, ``reasoning_content`` / ``reasoning`` of
+    OpenAI-compatible servers, Responses reasoning summaries, Gemini
+    ``thought`` parts, Ollama ``thinking``, Bedrock ``reasoningContent``,
+    Cohere's ``tool_plan``.  Never mixed into :class:`TextDelta`, and never
+    searched for calls.
+    """
 
     text: str
+    """The reasoning text."""
 
 
 class ToolCallStarted(msgspec.Struct, frozen=True, tag="tool_call_started", tag_field="type"):
-    """A call began: its id and name are known.  Always the first event of a call."""
+    """A call began: its id and name are known.  Always the first event of a call.
+
+    Comes as soon as the provider has sent both (for a call found in the
+    text: once the markup shows it is a call).  Then come the call's
+    :class:`ToolCallDelta` events, and exactly one :class:`ToolCallCompleted`
+    or :class:`ToolCallFailed` with the same ``index``.
+    """
 
     index: int
+    """The call's number in its stream, from 0; every event of the call carries it."""
     id: str
+    """The provider's id, or a generated one; unique within the stream (a repeated id gets ``#2``)."""
     name: str
+    """The tool's name; ``""`` only for a call that fails before it had one."""
 
 
 class ToolCallDelta(msgspec.Struct, frozen=True, tag="tool_call_delta", tag_field="type"):
-    """A raw fragment of a call's arguments, exactly as the provider sent it."""
+    """A raw fragment of a call's arguments, exactly as the provider sent it.
+
+    Comes between the call's :class:`ToolCallStarted` and its end, once per
+    fragment.  A call that arrives whole (Ollama, Gemini) gets one delta
+    holding all of its arguments' JSON.  The concatenated deltas are the
+    call's argument text; :class:`ToolCallPatch` says what each one changed
+    in their value.
+    """
 
     index: int
+    """The call's number in its stream."""
     arguments_delta: str
+    """The fragment of argument JSON text."""
 
 
 class ToolCallPatch(msgspec.Struct, frozen=True, tag="tool_call_patch", tag_field="type"):
@@ -112,9 +159,13 @@ class ToolCallPatch(msgspec.Struct, frozen=True, tag="tool_call_patch", tag_fiel
     """
 
     index: int
+    """The call's number in its stream."""
     op: Literal["add", "append"]
+    """``"add"``: set the value at ``path``; ``"append"``: extend the string at ``path``."""
     path: tuple[PathSegment, ...]
+    """Where, from the arguments' root: member names and array indices; ``()`` is the root."""
     value: Any
+    """What is added there, or the text appended."""
 
     @property
     def pointer(self) -> str:
@@ -126,26 +177,48 @@ class ToolCallPatch(msgspec.Struct, frozen=True, tag="tool_call_patch", tag_fiel
 
 
 class ToolCallCompleted(msgspec.Struct, frozen=True, tag="tool_call_completed", tag_field="type"):
-    """A call is complete: its arguments closed and decoded to an object."""
+    """A call is complete: its arguments closed and decoded to an object.
+
+    Comes out of the very ``feed()`` whose bytes close the arguments' JSON
+    object (or carry the provider's end of the call), while the rest of the
+    stream is still to come: the moment to start the tool.
+    """
 
     call: ToolCall
+    """The call, with its arguments decoded."""
 
 
 class ToolCallFailed(msgspec.Struct, frozen=True, tag="tool_call_failed", tag_field="type"):
     """A call that is malformed, truncated or over a limit.  The stream goes on.
 
+    Comes in place of :class:`ToolCallCompleted`: when the arguments close
+    and do not decode to an object, when the stream ends (or the provider
+    reports an error or a length cut-off) with the call still open, when a
+    :class:`~streamcalls.Limits` limit breaks, or when a call written in the
+    text is malformed.  Never run such a call.
+
     ``raw`` holds the argument text received for the call, so nothing is lost.
     """
 
     index: int
+    """The call's number in its stream."""
     id: str
+    """The call's id."""
     name: str
+    """The tool's name; ``""`` if the call failed before it had one."""
     raw: str
+    """The argument text received (for a call in the text: its whole markup, delimiters included)."""
     error: str
+    """Why, in words; it names the limit when one broke."""
 
 
 class StreamFinished(msgspec.Struct, frozen=True, tag="stream_finished", tag_field="type"):
     """The stream ended.
+
+    Comes exactly once, last of the stream's call events: at the provider's
+    end marker (``finish_reason``, ``message_stop``, ``done: true``, ...), or
+    at ``close()`` when the stream ended without one.  Calls still open
+    have failed before it.
 
     ``reason`` is one of ``"stop"``, ``"tool_calls"``, ``"length"``,
     ``"content_filter"`` and ``"error"``; ``provider_reason`` keeps the
@@ -153,22 +226,44 @@ class StreamFinished(msgspec.Struct, frozen=True, tag="stream_finished", tag_fie
     """
 
     reason: str
+    """``"stop"``, ``"tool_calls"`` (also a normal stop after calls), ``"length"``, ``"content_filter"`` or ``"error"``."""
     usage: Usage | None = None
+    """The token counts, when the provider sent them."""
     provider_reason: str | None = None
+    """The provider's own word for the end (``"end_turn"``, ``"MAX_TOKENS"``, ...)."""
 
 
 class ProviderError(msgspec.Struct, frozen=True, tag="provider_error", tag_field="type"):
-    """An error the provider itself sent inside the stream."""
+    """An error the provider itself sent inside the stream.
+
+    Comes when the stream carries one (OpenAI ``{"error"}``, Anthropic
+    ``event: error``, Responses ``response.failed``, Bedrock exception
+    frames, ...), when the whole body is an error object or a proxy's HTML
+    page, and -- from ``from_httpx`` -- for a non-2xx response.  Calls still
+    open fail; calls completed before stay completed.  Then comes
+    ``StreamFinished("error")``.
+    """
 
     message: str
+    """The provider's message, as it wrote it."""
     code: str | None = None
+    """The provider's code or error type (``"rate_limit_error"``, ``"RESOURCE_EXHAUSTED"``, ...), if it sent one."""
 
 
 class ParseError(msgspec.Struct, frozen=True, tag="parse_error", tag_field="type"):
-    """Bytes that could not be framed or decoded.  Parsing resumes after them."""
+    """Bytes that could not be framed or decoded.  Parsing resumes after them.
+
+    Comes where the problem is found: a payload that is not JSON, a record of
+    an unexpected shape, a line or event over its limit, invalid UTF-8 (with
+    ``invalid_utf8="report"``), text after a call's closed arguments, a
+    stream ``provider="auto"`` cannot tell.  With ``strict=True`` the first
+    one raises :class:`~streamcalls.MalformedStreamError` instead.
+    """
 
     message: str
+    """What was wrong, and where (a JSON path, a stream offset, the limit's name)."""
     raw: str = ""
+    """The offending input as text, or the start of it."""
 
 
 Event = (
@@ -183,4 +278,10 @@ Event = (
     | ProviderError
     | ParseError
 )
-"""The union of every event type."""
+"""The union of every event type.
+
+Annotate with it, dispatch on it (``match event: case TextDelta(text=t): ...``),
+and read events written as JSON lines back with
+``msgspec.json.decode(line, type=streamcalls.Event)``: the ``type`` tag picks
+the class.
+"""

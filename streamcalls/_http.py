@@ -50,14 +50,18 @@ def problem_with(status: int, content_type: str | None) -> str | None:
     return None
 
 
-def bad_response_events(status: int, reason: str, content_type: str | None, body: bytes) -> list[Event]:
+def bad_response_events(
+    status: int, reason: str, content_type: str | None, body: bytes, error_type: str | None = None
+) -> list[Event]:
     """The events for a response that is an error rather than a stream.
 
     A JSON error object in any provider's shape gives its message and code
     (see :mod:`._error_bodies`); anything else a readable preview of the
     body (an HTML page: its title).  The message starts with
     the HTTP status; ``code`` is the provider's error code or type, else the
-    status.  A :class:`StreamFinished` with reason ``"error"`` follows.
+    error type an ``x-amzn-ErrorType`` header names (``error_type``: AWS puts
+    it there, not in the body), else the status.  A :class:`StreamFinished`
+    with reason ``"error"`` follows.
     """
     if not reason:
         try:
@@ -69,7 +73,7 @@ def bad_response_events(status: int, reason: str, content_type: str | None, body
     found = _json_error(body) if kind in ("application/json", "") or kind.endswith("+json") else None
     if found is not None:
         message, code = found
-        error = ProviderError(f"{head}: {message}", code or str(status))
+        error = ProviderError(f"{head}: {message}", code or aws_error_name(error_type) or str(status))
     elif 200 <= status < 300:
         error = ProviderError(
             f"{head}: expected a stream, got {kind or 'no content type'}: {_preview(body, kind)}",
@@ -78,6 +82,13 @@ def bad_response_events(status: int, reason: str, content_type: str | None, body
     else:
         error = ProviderError(f"{head}: {_preview(body, kind)}", str(status))
     return [error, StreamFinished("error", provider_reason=head)]
+
+
+def aws_error_name(header: str | None) -> str | None:
+    """``"ValidationException:http://internal.amazon.com/..."`` -> ``"ValidationException"``."""
+    if not header:
+        return None
+    return header.split(":", 1)[0].strip() or None
 
 
 def _json_error(body: bytes) -> tuple[str, str | None] | None:

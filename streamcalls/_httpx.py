@@ -99,7 +99,11 @@ async def _response_events(
                 if len(body) >= MAX_ERROR_BODY:
                     break
             for event in bad_response_events(
-                response.status_code, response.reason_phrase, content_type, bytes(body[:MAX_ERROR_BODY])
+                response.status_code,
+                response.reason_phrase,
+                content_type,
+                bytes(body[:MAX_ERROR_BODY]),
+                response.headers.get("x-amzn-errortype"),
             ):
                 yield event
             return
@@ -130,7 +134,11 @@ def _sync_response_events(response: SyncResponse, parser: StreamParser) -> Gener
                 if len(body) >= MAX_ERROR_BODY:
                     break
             yield from bad_response_events(
-                response.status_code, response.reason_phrase, content_type, bytes(body[:MAX_ERROR_BODY])
+                response.status_code,
+                response.reason_phrase,
+                content_type,
+                bytes(body[:MAX_ERROR_BODY]),
+                response.headers.get("x-amzn-errortype"),
             )
             return
         yield from parser_iter(response.iter_bytes(), parser)

@@ -19,13 +19,15 @@ from ._names import ProviderName
 from ._options import check_parser_options
 from ._records import Framer
 from ._utf8 import Utf8CheckedFramer, Utf8Filter
-from .detectors import build_channel, default_detect, follow_model, tool_names
+from .detectors import build_channel, default_detect, follow_model
 from .providers import adapter_for, recognize
 
 __all__ = ("ParserState", "StreamParser")
 
 
 class ParserState(enum.Enum):
+    """Where a parser is (:attr:`StreamParser.state`): taking input, or ended by ``close()``."""
+
     OPEN = "open"  # taking input
     CLOSED = "closed"  # close() was called
 
@@ -69,17 +71,22 @@ class StreamParser:
         never run.
     :param detect: the text detectors to run on the text channel, by name:
         ``"fence"``, ``"json"``, ``"hermes"``, ``"mistral"``, ``"llama"``,
-        ``"deepseek"``, ``"harmony"``, ``"kimi"``, ``"pythonic"``; ``()``
-        turns detection off.  Without it: ``"fence"`` and ``"json"``, and
-        the detectors of the model's family.
+        ``"deepseek"``, ``"harmony"``, ``"kimi"``, ``"pythonic"``,
+        ``"qwen3_coder"``, ``"glm"``, ``"minimax"``; ``()`` turns detection
+        off.  Without it: ``"fence"`` and ``"json"``, and the detectors of
+        the model's family.
     :param model: the model's name (``"openai/gpt-oss-20b"``,
         ``"qwen3-coder:30b"``): the detectors of its family join the
         defaults (see :func:`~streamcalls.detectors_for_model`; an unknown
         name adds none).  Without ``model=`` and ``detect=``, the
         ``model`` an OpenAI-compatible or Ollama stream carries does the
         same, from the first record that names one.
-    :param tools: the tool names (or tool definitions) the model was given;
-        a bare JSON object counts as a call only if it names one of them.
+    :param tools: the tools the model was given: names, dicts in any
+        provider's tool shape, or objects with a ``name`` and a ``parameters``
+        dict (a :class:`~streamcalls.Tool`; a typed function goes in as
+        ``Tool.from_function(fn)``).  A bare JSON object counts as a call only
+        if it names one of them; the parameter schemas type the values of the
+        ``qwen3_coder``, ``glm`` and ``minimax`` formats.
     :param invalid_utf8: ``"replace"`` (default): invalid UTF-8 becomes
         U+FFFD; ``"report"``: only the invalid bytes are dropped, each run
         reported as a ParseError naming its offset in the stream.
@@ -131,12 +138,11 @@ class StreamParser:
         )
         names = default_detect(model) if detect is None else tuple(detect)
         if names:
-            tool_set = tool_names(tools)
-            channel = build_channel(emit.out, emit.calls, names, tool_set, fallback=native is True)
+            channel = build_channel(emit.out, emit.calls, names, tools, fallback=native is True)
             emit.text = channel.push
             emit.text_end = channel.end
             if detect is None and model is None:
-                emit.on_model = follow_model(channel, emit.out, emit.calls, tool_set)
+                emit.on_model = follow_model(channel)
         self._emit = emit
         self._out = emit.out
         self._strict = strict
@@ -180,6 +186,7 @@ class StreamParser:
 
     @property
     def state(self) -> ParserState:
+        """``OPEN`` until :meth:`close` is called, then ``CLOSED`` (``feed`` then raises)."""
         return ParserState.CLOSED if self._closed else ParserState.OPEN
 
     def feed(self, data: bytes | bytearray | memoryview | str) -> list[Event]:

@@ -2,18 +2,22 @@
 
 A folder holds one sub-folder per provider (``openai/plan_day.sse``, as in
 the tests' data), or flat files named ``<provider>_<name>.<ext>`` (as in the
-bundled ``demo_streams``).  The extension gives the content type served.
+bundled ``demo_streams``).  The extension gives the content type served
+(``.bin``: Bedrock's binary event stream; a Gemini stream may be ``.sse`` or
+its JSON array as ``.json``, and is served in the framing a request asks for).
 
 A recording may have later turns, in files beside it: ``plan_day.turn2.sse``
 is the response to the request that comes after ``plan_day.sse`` -- the one
 whose messages end with the results of its tool calls --, ``plan_day.turn3.sse``
 the one after that, and so on.  Every other file (``*.events.jsonl``,
-``*.options.json``, ...) is skipped.
+``*.options.json``, a Bedrock stream's readable ``*.frames.jsonl``, ...) is
+skipped.
 """
 
 from __future__ import annotations
 
 import re
+import struct
 from collections.abc import Iterable
 from importlib import resources
 from importlib.abc import Traversable
@@ -23,7 +27,7 @@ import msgspec
 
 from .providers import ADAPTERS
 
-__all__ = ("CONTENT_TYPES", "PROVIDERS", "Recording", "bundled_recordings", "load_recordings")
+__all__ = ("CONTENT_TYPES", "PROVIDERS", "Recording", "bundled_recordings", "event_ends", "load_recordings")
 
 CONTENT_TYPES = {
     ".sse": "text/event-stream; charset=utf-8",
@@ -71,9 +75,22 @@ class Recording(msgspec.Struct, frozen=True):
         return self.next_turns[index] if 0 <= index < len(self.next_turns) else None
 
     def event_ends(self) -> list[int]:
-        """Offsets just past each SSE event (blank line), or each line for other framings."""
-        pattern = _SSE_EVENT_END if self.content_type.startswith("text/event-stream") else _LINE_END
-        return [match.end() for match in pattern.finditer(self.body)]
+        """Offsets just past each of its events (see :func:`event_ends`)."""
+        return event_ends(self.content_type, self.body)
+
+
+def event_ends(content_type: str, body: bytes) -> list[int]:
+    """Offsets just past each event of a body: SSE events (ending with a blank line), event-stream
+    messages (by the length in each one's prelude), or lines for other framings."""
+    if content_type.startswith("application/vnd.amazon.eventstream"):
+        ends: list[int] = []
+        start = 0
+        while start + 4 <= len(body):
+            start += max(struct.unpack_from(">I", body, start)[0], 16)  # 16: the smallest message
+            ends.append(min(start, len(body)))
+        return ends
+    pattern = _SSE_EVENT_END if content_type.startswith("text/event-stream") else _LINE_END
+    return [match.end() for match in pattern.finditer(body)]
 
 
 def load_recordings(folder: Traversable | Path) -> dict[str, Recording]:

@@ -1,35 +1,38 @@
 """A replay server: recorded provider streams served over real HTTP (an ASGI app).
 
 Each response is a recording's bytes, cut at random points and sent piece by
-piece with random pauses, the way a provider's stream arrives.  Endpoints:
+piece with random pauses, the way a provider's stream arrives.  Every
+provider is served at its own path and in its own request and response
+shapes (:mod:`._routes`): OpenAI Chat Completions and Responses, Anthropic
+Messages, Ollama, Gemini, Bedrock Converse and Cohere v2.  Besides them,
+``GET /replay/<provider>/<name>`` (or ``<name>.turn2``, ...) serves a
+recording as it is, and ``GET /`` lists the recordings and endpoints.
 
-- ``POST /v1/chat/completions``: OpenAI-compatible.  The request's ``model``
-  names the recording (``openai/<model>``); without a ``model`` the default
-  one is sent, an unknown one is a 404 listing the recordings.
-- ``POST /v1/messages``: Anthropic-style, likewise (``anthropic/<model>``).
-- ``GET /replay/<provider>/<name>`` (or ``<name>.turn2``, ...): a recording as it is.
-- ``GET /``: the list of recordings and endpoints.
+A POST is answered as the provider would answer it.  Its model (the body's
+``model``, or the one Gemini's and Bedrock's paths name) picks the recording
+``<provider>/<model>``; without one the provider's default (or first)
+recording answers, and an unknown one is the provider's 404, listing the
+recordings.  Its history is checked by the provider's rules
+(:mod:`._history`): a history the provider would refuse -- a message that
+is not an object, a tool result without its call, results not where their
+calls need them -- gets the provider's 400 (:mod:`._replay_errors`).  A
+history that ends with tool results gets the recording's next turn
+(``<name>.turn2.<ext>``: the final answer, say), a new prompt its first.  A
+request for a stream gets the turn streamed (Gemini's in the framing it asks
+for: :mod:`._reframe`); any other, the complete response built from the
+same recording (:mod:`._complete`).
 
-A POST is answered as the provider would answer it.  Its ``messages`` are
-checked by the provider's rules (:mod:`._history`): a history the provider
-would reject -- a message that is not an object, a tool result without its
-call, results not right after their calls -- gets the provider's 400 error
-JSON.  A history that ends with tool results gets the recording's next turn
-(``<name>.turn2.<ext>``: the final answer, say), a new prompt its first.
-``"stream": true`` streams the turn; otherwise the response is complete
-(``chat.completion``, Anthropic ``message``), built from the same recording.
-
-A ``model`` of ``"http-429"`` (any status) answers with that status and the
-provider's JSON error object; ``"html-502"`` with an HTML error page, as a
-proxy would.  The app needs only anyio; :func:`streamcalls.testing.serve`
-runs it on a local port.
+A model of ``"http-429"`` (any status) answers with that status and the
+provider's error; ``"html-502"`` with an HTML error page, as a proxy would.
+The app needs only anyio; :func:`streamcalls.testing.serve` runs it on a
+local port.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 import anyio
@@ -38,7 +41,10 @@ import msgspec
 from ._complete import complete_response
 from ._errors import UsageError
 from ._history import Rejected, conversation_turn
-from ._recordings import Recording, bundled_recordings, load_recordings
+from ._recordings import Recording, bundled_recordings, event_ends, load_recordings
+from ._reframe import gemini_body
+from ._replay_errors import Headers, error_response, no_model_message
+from ._routes import ENDPOINTS, Route, route_for
 
 __all__ = ("Hold", "Recording", "ReplayApp", "bundled_recordings", "load_recordings")
 
@@ -46,8 +52,6 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-
-ENDPOINTS = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}
 
 _ERROR_MODEL = re.compile(r"(http|html)-([1-5][0-9][0-9])")
 _TURN_NAME = re.compile(r"(?P<key>.+?)(?:\.turn(?P<turn>[1-9][0-9]*))?")
@@ -79,9 +83,8 @@ class ReplayApp:
     :param max_chunk: largest piece sent at once, in bytes (pieces are 1 to
         ``max_chunk`` bytes).
     :param max_delay: longest pause between two pieces, in seconds.
-    :param defaults: recording key per endpoint provider (``"openai"``,
-        ``"anthropic"``) when the request has no ``model``; else the first
-        of that provider.
+    :param defaults: recording key per provider (``"openai"``, ``"gemini"``,
+        ...) for a request without a model; else the provider's first.
     """
 
     def __init__(
@@ -141,22 +144,25 @@ class ReplayApp:
         if scope["type"] != "http":
             return
         method, path = scope["method"], scope["path"].rstrip("/")
+        raw_path = scope.get("raw_path")
+        raw = raw_path.decode("latin-1").partition("?")[0].rstrip("/") if raw_path else path
         body = await _read_body(receive)
-        if method == "POST" and path in ENDPOINTS:
-            await self._completion(ENDPOINTS[path], body, receive, send)
+        route = route_for(raw, scope.get("query_string", b"").decode("latin-1")) if method == "POST" else None
+        if route is not None:
+            await self._answer(route, body, receive, send)
         elif method == "GET" and path.startswith("/replay/"):
             wanted = path.removeprefix("/replay/")
             recording = self._by_name(wanted)
             if recording is None:
-                await _json(send, 404, error_body("openai", 404, f"no recording {wanted!r}"))
+                await _error(send, error_response("openai", 404, f"no recording {wanted!r}"))
             else:
-                await self._stream(recording, receive, send)
+                await self._stream(recording, recording.content_type, recording.body, receive, send)
         elif method == "GET" and path == "":
-            endpoints = [*(f"POST {endpoint}" for endpoint in ENDPOINTS), "GET /replay/<provider>/<name>"]
+            endpoints = [endpoint for endpoint, _ in ENDPOINTS]
             turns = {key: recording.turns for key, recording in sorted(self.recordings.items())}
             await _json(send, 200, {"recordings": list(turns), "turns": turns, "endpoints": endpoints})
         else:
-            await _json(send, 404, error_body("openai", 404, f"no route {method} {scope['path']}"))
+            await _error(send, error_response("openai", 404, f"no route {method} {scope['path']}"))
 
     def _by_name(self, wanted: str) -> Recording | None:
         match = _TURN_NAME.fullmatch(wanted)
@@ -165,79 +171,82 @@ class ReplayApp:
             return None
         return recording.maybe_turn(int(match["turn"] or 1))
 
-    async def _completion(self, provider: str, body: bytes, receive: Receive, send: Send) -> None:
+    async def _answer(self, route: Route, body: bytes, receive: Receive, send: Send) -> None:
+        provider = route.provider
+
+        async def refuse(status: int, message: str, **details: str | None) -> None:
+            await _error(send, error_response(provider, status, message, **details), route.json_array)
+
         try:
             request = msgspec.json.decode(body)
         except msgspec.DecodeError as exc:
-            await _json(send, 400, error_body(provider, 400, f"the request body is not JSON: {exc}"))
+            await refuse(400, f"the request body is not JSON: {exc}")
             return
         self.requests.append(request)
         if not isinstance(request, dict):
-            await _json(send, 400, error_body(provider, 400, "the request body must be a JSON object"))
+            await refuse(400, "the request body must be a JSON object")
             return
-        model = request.get("model")
+        model = route.model if route.model is not None else request.get("model")
         simulated = _ERROR_MODEL.fullmatch(model) if isinstance(model, str) else None
         if simulated is not None:
-            await _simulated_error(send, provider, simulated.group(1), int(simulated.group(2)))
+            status = int(simulated.group(2))
+            if simulated.group(1) == "html":
+                page = f"<html><head><title>{status} Bad Gateway</title></head><body><h1>{status}</h1></body></html>"
+                await _respond(send, status, "text/html; charset=utf-8", page.encode())
+            else:
+                await refuse(status, f"simulated error {status}")
             return
         try:
-            turn = conversation_turn(provider, request.get("messages"))
+            turn = conversation_turn(provider, request)
         except Rejected as rejected:
-            error = error_body(provider, 400, rejected.message, param=rejected.param, code=rejected.code)
-            await _json(send, 400, error)
+            await refuse(400, rejected.message, param=rejected.param, code=rejected.code, kind=rejected.kind)
             return
         recording = self.recording_for(provider, model)
         if recording is None:
-            await _json(send, 404, self._no_model(provider, model))
+            names = sorted(r.name for r in self.recordings.values() if r.provider == provider)
+            await refuse(404, no_model_message(provider, model, names, route.method), code="model_not_found")
             return
         answer = recording.maybe_turn(turn)
         if answer is None:
             message = (
                 f"recording {recording.key!r} has {recording.turns} turn(s), and these messages ask for "
-                f"turn {turn} (one more than the assistant turns since the last user prompt): record "
+                f"turn {turn} (one more than the model's turns since the last user prompt): record "
                 f"it as {recording.name}.turn{turn}.<ext> beside the first"
             )
-            await _json(send, 404, error_body(provider, 404, message, code="model_not_found"))
+            await refuse(404, message, code="model_not_found")
             return
-        if request.get("stream") is True:
-            await self._stream(answer, receive, send)
+        if route.streams(request):
+            content_type, served = answer.content_type, answer.body
+            if provider == "gemini":
+                content_type, served = gemini_body(content_type, served, route.json_array)
+            await self._stream(answer, content_type, served, receive, send)
             return
         complete = complete_response(answer, model if isinstance(model, str) else answer.name)
         if isinstance(complete, tuple):
             await _json(send, *complete)
         else:
-            await _json(send, 500, error_body(provider, 500, complete.message, code=complete.code))
+            await refuse(500, complete.message, code=complete.code)
 
-    def _no_model(self, provider: str, model: object) -> dict[str, Any]:
-        names = sorted(r.name for r in self.recordings.values() if r.provider == provider)
-        listed = ", ".join(names) if names else f"no {provider} recordings at all"
-        if provider == "anthropic":
-            message = f"model: {model} (this replay server has: {listed})"
-        else:
-            message = (
-                f"The model `{model}` does not exist or you do not have access to it. "
-                f"This replay server has: {listed}"
-            )
-        return error_body(provider, 404, message, code="model_not_found")
-
-    async def _stream(self, recording: Recording, receive: Receive, send: Send) -> None:
+    async def _stream(
+        self, recording: Recording, content_type: str, body: bytes, receive: Receive, send: Send
+    ) -> None:
+        """Send ``body`` (``recording``'s, in the framing asked for) in random pieces."""
         hold = self._holds.pop(0) if self._holds else None
         await send(
             {
                 "type": "http.response.start",
                 "status": 200,
                 "headers": [
-                    (b"content-type", recording.content_type.encode()),
+                    (b"content-type", content_type.encode()),
                     (b"cache-control", b"no-cache"),
                     (b"x-replay-recording", recording.key.encode()),
                     (b"x-replay-turn", str(recording.turn).encode()),
                 ],
             }
         )
-        body = recording.body
         split = len(body)
         if hold is not None:
-            ends = recording.event_ends()
+            ends = event_ends(content_type, body)
             count = hold.after_events
             split = 0 if count <= 0 else ends[count - 1] if count <= len(ends) else len(body)
         finished = False
@@ -279,31 +288,6 @@ class ReplayApp:
             start = end
 
 
-def error_body(
-    provider: str, status: int, message: str, *, param: str | None = None, code: str | None = None
-) -> dict[str, Any]:
-    """The provider's JSON error object (Anthropic's has no ``param`` or ``code``)."""
-    if provider == "anthropic":
-        kind = {400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error"}
-        return {"type": "error", "error": {"type": kind.get(status, "api_error"), "message": message}}
-    kind = {
-        400: "invalid_request_error",
-        401: "authentication_error",
-        404: "invalid_request_error",
-        429: "rate_limit_exceeded",
-    }
-    error = {"message": message, "type": kind.get(status, "server_error"), "param": param, "code": code}
-    return {"error": error}
-
-
-async def _simulated_error(send: Send, provider: str, kind: str, status: int) -> None:
-    if kind == "html":
-        page = f"<html><head><title>{status} Bad Gateway</title></head><body><h1>{status}</h1></body></html>"
-        await _respond(send, status, "text/html; charset=utf-8", page.encode())
-    else:
-        await _json(send, status, error_body(provider, status, f"simulated error {status}"))
-
-
 async def _read_body(receive: Receive) -> bytes:
     parts: list[bytes] = []
     while True:
@@ -326,14 +310,17 @@ async def _lifespan(receive: Receive, send: Send) -> None:
             return
 
 
-async def _respond(send: Send, status: int, content_type: str, body: bytes) -> None:
-    headers: Iterable[tuple[bytes, bytes]] = [
-        (b"content-type", content_type.encode()),
-        (b"content-length", str(len(body)).encode()),
-    ]
-    await send({"type": "http.response.start", "status": status, "headers": list(headers)})
+async def _respond(send: Send, status: int, content_type: str, body: bytes, headers: Headers = ()) -> None:
+    head = [(b"content-type", content_type.encode()), (b"content-length", str(len(body)).encode()), *headers]
+    await send({"type": "http.response.start", "status": status, "headers": head})
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
-async def _json(send: Send, status: int, obj: Any) -> None:
-    await _respond(send, status, "application/json", msgspec.json.encode(obj))
+async def _json(send: Send, status: int, obj: Any, headers: Headers = ()) -> None:
+    await _respond(send, status, "application/json", msgspec.json.encode(obj), headers)
+
+
+async def _error(send: Send, response: tuple[int, Headers, Any], in_array: bool = False) -> None:
+    """A provider's error response; as the one element of a JSON array for Gemini's array stream."""
+    status, headers, body = response
+    await _json(send, status, [body] if in_array else body, headers)

@@ -22,7 +22,9 @@ each optionally with ``"headers": [[name, type, value], ...]`` (extra
 headers), ``"corrupt": "message-crc" | "prelude-crc"`` (flip a CRC bit) or
 ``"cut": N`` (keep only the message's first N bytes: a truncated stream).
 
-``python -m tests.eventstream`` rebuilds every ``.bin`` from its source.
+``python -m tests.eventstream`` rebuilds every ``.bin`` from its source, the
+replay server's bundled Bedrock conversations (``streamcalls/demo_streams/
+bedrock_*.frames.jsonl``) included.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from typing import Any
 import msgspec
 
 BEDROCK = Path(__file__).parent / "data" / "bedrock"
+BUNDLED = Path(__file__).parent.parent / "streamcalls" / "demo_streams"
 
 # Value type -> struct format of a fixed-size value.
 _FIXED = {2: ">b", 3: ">h", 4: ">i", 5: ">q", 8: ">q"}
@@ -103,7 +106,7 @@ def sources() -> list[Path]:
 
 
 def main() -> None:
-    for source in sources():
+    for source in [*sources(), *sorted(BUNDLED.glob("bedrock_*.frames.jsonl"))]:
         target = source.with_name(source.name.replace(".frames.jsonl", ".bin"))
         target.write_bytes(build(source))
         print("wrote", target)

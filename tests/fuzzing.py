@@ -6,8 +6,10 @@ An input is four header bytes and a stream:
 - byte 1 is a bit set of the first six text detectors; bit 6 reports invalid
   UTF-8 instead of replacing it, bit 7 picks tiny limits,
 - byte 2 picks ``native=`` and the chunk size,
-- byte 3 is a bit set of the detectors after the sixth (registered later:
-  inputs saved before it had a 0 there).
+- byte 3's bits 0-5 are a bit set of the six detectors after the first six
+  (harmony, kimi, pythonic, qwen3_coder, glm, minimax; inputs saved before
+  they were registered have a 0 there), so every set of the twelve is one
+  header.
 
 ``fuzz_one`` feeds the stream in those chunks and checks what every input
 must give, however hostile: no exception from ``feed``/``close``, the call
@@ -42,7 +44,20 @@ PROVIDERS = (
     "cohere",
     "text",
 )
-DETECTORS = ("fence", "json", "hermes", "mistral", "llama", "deepseek", "harmony", "kimi", "pythonic")
+DETECTORS = (
+    "fence",
+    "json",
+    "hermes",
+    "mistral",
+    "llama",
+    "deepseek",
+    "harmony",
+    "kimi",
+    "pythonic",
+    "qwen3_coder",
+    "glm",
+    "minimax",
+)
 HEADER = 4  # bytes
 NATIVE = (None, True, False)
 TINY = Limits(
@@ -147,11 +162,12 @@ def fuzz_one(data: bytes) -> None:
 
 
 def seeds() -> list[bytes]:
-    """Every recorded stream, with the header of its own provider and of auto."""
+    """Every recorded stream, with the header of its own provider (and detectors) and of auto."""
     found = []
     for case in corpus():
         data = case.data()
-        found.append(header(case.provider) + data)
+        detect = tuple(case.options().get("detect", ("fence", "json")))
+        found.append(header(case.provider, detect=detect) + data)
         found.append(header("auto", detect=DETECTORS, tiny=True) + data)
     assert DATA.exists()
     return found

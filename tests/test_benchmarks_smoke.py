@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import streamcalls
-from benchmarks import formats, live, report
+from benchmarks import live, report
 from benchmarks.contenders import CONTENDERS, Contender, Unavailable
 from benchmarks.memory import idle_parsers
 from benchmarks.profile import layers
@@ -164,44 +163,3 @@ def test_live_table_and_targets_from_results() -> None:
         "10.0× at 100 KB, 200× at 1 MB",
         True,
     )
-
-
-def test_the_format_streams_hold_exactly_the_calls_they_count() -> None:
-    for fmt in formats.FORMATS:
-        data, count = formats.calls_text(fmt, 4000)
-        events = streamcalls.parse(data, "text", detect=(fmt,))
-        assert sum(type(e) is streamcalls.ToolCallCompleted for e in events) == count > 3
-        assert not [e for e in events if type(e) in (streamcalls.ToolCallFailed, streamcalls.ParseError)]
-
-
-def test_the_format_rows_and_targets_read_a_result() -> None:
-    result = {
-        "prose": {
-            "bytes": 1_000_000,
-            "read": 65536,
-            "default_mb_per_s": 600.0,
-            "every_mb_per_s": 400.0,
-            "detectors": ["fence", "json", "harmony"],
-            "ratio": 1.5,
-        },
-        "calls": [
-            {"format": "kimi", "bytes": 100_000, "calls": 270, "mb_per_s": 14.0, "seconds": 0.01},
-            {
-                "format": "kimi",
-                "bytes": 1_000_000,
-                "calls": 2700,
-                "mb_per_s": 14.0,
-                "seconds": 0.1,
-                "growth": 10.0,
-                "size_growth": 10.0,
-            },
-        ],
-    }
-    table = formats.markdown_formats(result)
-    assert "| the same | every one (3) | 400 | 1.50× the defaults' time |" in table
-    assert "10.0× the time for 10.0× the text" in table
-    got = {t.name: (t.measured, t.met) for t in formats.format_targets(result)}
-    assert got == {
-        "1 MB of prose, every detector on, against the defaults": ("1.50×", False),
-        "kimi calls: linear in the text": ("10.0×", True),
-    }

@@ -6,8 +6,6 @@ import io
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import anyio
@@ -17,12 +15,9 @@ from rich.console import Console
 import streamcalls
 import streamcalls.testing
 from streamcalls._demo import run_demo
+from tests.docblocks import served
 from tests.support import normalize
-
-ANSWER = (  # streamcalls/demo_streams/openai_plan_day.turn2.sse
-    "Saturday looks good: sunny and 21 °C in Paris. The Musée du Louvre is open 09:00-18:00, "
-    "so see it in the morning and keep the afternoon for a walk along the Seine."
-)
+from tests.test_docs_examples import first_stream, first_tool_loop
 
 
 def test_demo_runs_tools_as_their_calls_complete() -> None:
@@ -56,24 +51,6 @@ def test_demo_runs_tools_as_their_calls_complete() -> None:
     assert lines[-1] == "stream ■  finished: stop"
 
 
-@contextmanager
-def served(*options: str) -> Iterator[str]:
-    """streamcalls serve in a subprocess; yields its URL."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamcalls", "serve", "--port", "0", *options],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        first = process.stdout.readline()
-        assert first.startswith("replaying "), first
-        yield first.split(" at ")[1].split()[0]
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
 def run_readme_example(section: str, end: str, *serve_options: str) -> subprocess.CompletedProcess[str]:
     """Run the one python block of the README between two headings, as written, against streamcalls serve."""
     readme = (Path(__file__).parent.parent / "README.md").read_text()
@@ -101,6 +78,7 @@ def test_serve_runs_the_replay_server() -> None:
         bundled = (streamcalls.testing.bundled_recordings()["openai/parallel_calls"]).body
         assert normalize(events) == normalize(streamcalls.parse(bundled))
         assert "openai/plan_day" in index["recordings"]
+        assert "POST /model/<model>/converse-stream" in index["endpoints"]
 
 
 def test_the_readme_quick_start_runs_as_written() -> None:
@@ -118,22 +96,8 @@ def test_the_readme_quick_start_runs_as_written() -> None:
             )
             assert result.returncode == 0, result.stderr
             outputs.append(result.stdout)
-    text = "Let me check the weather in Paris and the Louvre's opening hours for Saturday."
-    assert outputs[0] == (
-        f"{text}\n-> get_weather({{'city': 'Paris', 'unit': 'celsius'}})"
-        "\n\n-> get_opening_hours({'place': 'Musée du Louvre', 'day': 'Saturday', 'lang': 'en'})\n"
-    )
-    lines = [line for line in outputs[1].splitlines() if line]
-    assert lines[0] == text
-    assert [line for line in lines if line.startswith("->")] == [  # in stream order
-        "-> get_weather started",
-        "-> get_opening_hours started",
-    ]
-    assert sorted(line for line in lines if line.startswith("<-")) == [  # finishing order is timing
-        "<- get_opening_hours: Musée du Louvre is open 09:00-18:00 on Saturday",
-        '<- get_weather: {"city":"Paris","temperature":21,"unit":"celsius"}',
-    ]
-    assert lines[-1] == ANSWER  # the second request's turn: the history was accepted
+    first_stream(outputs[0])
+    first_tool_loop(outputs[1])
 
 
 def test_lazy_names_resolve() -> None:

@@ -96,3 +96,19 @@ def test_a_2xx_that_is_not_a_stream() -> None:
     assert events[0] == ProviderError(
         "HTTP 200 OK: expected a stream, got text/html: Please log in", "unexpected_content_type"
     )
+
+
+def test_an_aws_error_is_named_by_its_header_when_the_body_does_not() -> None:
+    body = b'{"message": "The provided model identifier is invalid."}'
+    header = "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/"
+    [error, _] = bad_response_events(400, "Bad Request", "application/json", body, header)
+    assert error == ProviderError(
+        "HTTP 400 Bad Request: The provided model identifier is invalid.", "ValidationException"
+    )
+    [error, _] = bad_response_events(400, "Bad Request", "application/json", body)
+    assert isinstance(error, ProviderError)
+    assert error.code == "400"  # no header: the status
+    with_code = b'{"error": {"message": "m", "code": "own_code"}}'
+    [error, _] = bad_response_events(400, "Bad Request", "application/json", with_code, header)
+    assert isinstance(error, ProviderError)
+    assert error.code == "own_code"  # the body's own code wins

@@ -74,6 +74,19 @@ FRAGMENTS = (
     "<|python_end|>",
     ")",
     "=",
+    "<function=f>\n",
+    "<parameter=a>\n",
+    "\n</parameter>\n",
+    "</function>\n",
+    "f\n<arg_key>a</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<minimax:tool_call>",
+    '<invoke name="f">',
+    '<parameter name="a">',
+    "</parameter>",
+    "</invoke>",
+    "</minimax:tool_call>",
     '{"name": ',
     '"arguments": ',
     '"parameters": ',
@@ -142,11 +155,18 @@ def markup(draw: st.DrawFn) -> str:
                 "harmony",
                 "kimi",
                 "pythonic",
+                "qwen3_coder",
+                "glm45",
+                "glm47",
+                "minimax",
             ]
         )
     )
     if fmt in ("harmony", "kimi", "pythonic"):
         return draw(open_weight_markup(fmt))
+    if fmt in XML_FORMATS:
+        calls = draw(st.lists(st.tuples(identifiers, arguments), min_size=1, max_size=2))
+        return xml_markup(fmt, calls)
     name, args = draw(names), draw(arguments)
     obj = call_object(name, args, draw(st.sampled_from(["arguments", "parameters"])), draw)
     if fmt == "fence":
@@ -175,6 +195,48 @@ def markup(draw: st.DrawFn) -> str:
 
 
 identifiers = st.sampled_from(["f", "get_weather", "get_time"])
+XML_FORMATS = {
+    "qwen3_coder": "qwen3_coder",
+    "glm45": "glm",
+    "glm47": "glm",
+    "minimax": "minimax",
+}  # -> source
+
+
+def as_text(value: Any) -> str:
+    """A value as the XML formats' templates write it: a string raw, anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def xml_markup(fmt: str, calls: list[tuple[str, dict[str, Any]]]) -> str:
+    """Calls as the chat templates of Qwen3-Coder, GLM-4.5 / 4.7 (``glm45``, ``glm47``) and
+    MiniMax-M2 write them (one ``<tool_call>`` each; MiniMax's in one block)."""
+    if fmt == "qwen3_coder":
+        return "\n".join(
+            f"<tool_call>\n<function={name}>\n"
+            + "".join(f"<parameter={k}>\n{as_text(v)}\n</parameter>\n" for k, v in args.items())
+            + "</function>\n</tool_call>"
+            for name, args in calls
+        )
+    if fmt in ("glm45", "glm47"):
+        nl = "\n" if fmt == "glm45" else ""
+        return nl.join(
+            f"<tool_call>{name}{nl}"
+            + "".join(
+                f"<arg_key>{k}</arg_key>{nl}<arg_value>{as_text(v)}</arg_value>{nl}" for k, v in args.items()
+            )
+            + "</tool_call>"
+            for name, args in calls
+        )
+    invokes = "".join(
+        f'<invoke name="{name}">\n'
+        + "".join(f'<parameter name="{k}">{as_text(v)}</parameter>\n' for k, v in args.items())
+        + "</invoke>\n"
+        for name, args in calls
+    )
+    return f"<minimax:tool_call>\n{invokes}</minimax:tool_call>"
+
+
 HARMONY_HEADERS = (
     "<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>",
     "<|start|>assistant to=functions.{name}<|channel|>commentary json<|message|>",
@@ -221,20 +283,22 @@ def open_weight_markup(draw: st.DrawFn, fmt: str) -> str:
     return f"\n[{calls}]"
 
 
-@st.composite
-def broken(draw: st.DrawFn) -> str:
-    """Markup cut short, or with a character dropped, changed or added."""
-    text = draw(markup())
+def damaged(draw: st.DrawFn, text: str, chars: str) -> str:
+    """``text`` cut short, or with a character dropped, changed or added (one of ``chars``)."""
     where = draw(st.integers(0, len(text)))
     kind = draw(st.sampled_from(["cut", "drop", "change", "add"]))
     if kind == "cut":
         return text[:where]
     if kind == "drop":
         return text[:where] + text[where + 1 :]
-    char = draw(st.sampled_from(list('{}[]",:;~<>|`\n x')))
-    if kind == "change":
-        return text[:where] + char + text[where + 1 :]
-    return text[:where] + char + text[where:]
+    char = draw(st.sampled_from(list(chars)))
+    return text[:where] + char + text[where + (kind == "change") :]
+
+
+@st.composite
+def broken(draw: st.DrawFn) -> str:
+    """Markup cut short, or with a character dropped, changed or added."""
+    return damaged(draw, draw(markup()), '{}[]",:;~<>|`\n x')
 
 
 @st.composite

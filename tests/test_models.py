@@ -28,9 +28,6 @@ from streamcalls import (
 from streamcalls.detectors import DEFAULT_DETECT, DETECTORS, default_detect
 from tests.support import counter_ids, feed_chunks
 
-# Detectors the table names that land with issue 15's other part (qwen3_coder, glm, minimax).
-ELSEWHERE = {"qwen3_coder", "glm", "minimax"}
-
 FAMILIES = [
     ("openai/gpt-oss-20b", ("harmony",)),
     ("openai/gpt-oss-120b", ("harmony",)),
@@ -97,7 +94,7 @@ def test_the_table_maps_each_family_to_its_detectors(model: str, names: tuple[st
 
 def test_every_name_in_the_table_is_a_detector() -> None:
     named = {name for _, names in streamcalls.MODEL_FAMILIES for name in names}
-    assert named <= set(DETECTORS) | ELSEWHERE
+    assert named <= set(DETECTORS)
 
 
 def test_the_defaults_gain_only_registered_detectors() -> None:
@@ -120,6 +117,15 @@ KIMI = (
     '{"city": "Oslo"}<|tool_call_end|><|tool_calls_section_end|>'
 )
 PYTHONIC = "[get_weather(city='Oslo')]"
+# The XML formats as their chat templates write them (Qwen3-Coder, GLM-4.6, MiniMax-M2).
+QWEN3_CODER = (
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n</function>\n</tool_call>"
+)
+GLM = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n</tool_call>"
+MINIMAX = (
+    '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Oslo</parameter>\n'
+    "</invoke>\n</minimax:tool_call>"
+)
 FENCE = '~~~tool_call\n{"name": "get_time", "arguments": {}}\n~~~\n'
 
 
@@ -134,6 +140,10 @@ def names(events: list[Event]) -> list[str]:
         ("moonshotai/Kimi-K2-Instruct", KIMI),
         ("meta-llama/Llama-4-Scout-17B-16E-Instruct", PYTHONIC),
         ("meta-llama/Llama-3.2-3B-Instruct", PYTHONIC),
+        ("Qwen/Qwen3-Coder-30B-A3B-Instruct", QWEN3_CODER),
+        ("qwen3-coder:30b", QWEN3_CODER),
+        ("zai-org/GLM-4.6", GLM),
+        ("MiniMaxAI/MiniMax-M2", MINIMAX),
     ],
 )
 def test_model_adds_its_family_s_detectors_to_the_defaults(model: str, text: str) -> None:
@@ -196,6 +206,27 @@ def test_the_first_name_decides_and_text_already_released_stays_as_it_was() -> N
     events = feed_chunks([data], "openai")
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == early + KIMI
     assert names(events) == ["get_weather"]
+
+
+def test_a_stream_s_model_field_chooses_an_xml_family_whose_values_the_tools_type() -> None:
+    tools = [{"name": "get_weather", "parameters": {"properties": {"days": {"type": "integer"}}}}]
+    days = QWEN3_CODER.replace("</function>", "<parameter=days>\n3\n</parameter>\n</function>")
+    data = openai_sse(content("Checking.\n", "Qwen/Qwen3-Coder-30B-A3B-Instruct"), content(days))
+    events = feed_chunks([data], "openai", tools=tools)
+    calls = [e.call for e in events if isinstance(e, ToolCallCompleted)]
+    assert [(c.name, c.arguments, c.source) for c in calls] == [
+        ("get_weather", {"city": "Oslo", "days": 3}, "qwen3_coder")
+    ]
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Checking.\n"
+    # Named GLM, the stream gets GLM's reader; unnamed, its markup stays text.
+    data = openai_sse(content("Checking.\n", "zai-org/GLM-4.6"), content(GLM))
+    assert [(c.name, c.source) for c in calls_of(feed_chunks([data], "openai"))] == [("get_weather", "glm")]
+    data = openai_sse(content("Checking.\n", None), content(GLM, None))
+    assert calls_of(feed_chunks([data], "openai")) == []
+
+
+def calls_of(events: list[Event]) -> list[ToolCall]:
+    return [e.call for e in events if isinstance(e, ToolCallCompleted)]
 
 
 def test_ollama_and_responses_streams_name_their_model_too() -> None:

@@ -439,14 +439,10 @@ def test_the_recordings_exercise_the_rules() -> None:
 
 def test_the_live_arguments_example_runs_as_written() -> None:
     from tests.test_cli_async import run_readme_example
+    from tests.test_docs_examples import live_arguments
 
     result = run_readme_example(
         "## Live arguments", "## Performance", "--max-delay", "0.002", "--max-chunk", "50"
     )
     assert result.returncode == 0, result.stderr
-    recording = streamcalls.testing.bundled_recordings()["openai/plan_and_write"].body
-    content = completed(streamcalls.parse(recording))[-1]["content"]
-    assert result.stdout == (
-        "-> get_weather(city, unit)\n-> get_opening_hours(place, day, lang)\n"
-        f"writing saturday_plan.md:\n{content}-> write_file(path, content)\n"
-    )
+    live_arguments(result.stdout)

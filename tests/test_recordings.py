@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 import streamcalls
 from streamcalls import (
     ProviderError,
+    ReasoningDelta,
     StreamFinished,
     TextDelta,
     ToolCall,
@@ -23,8 +26,15 @@ from streamcalls import (
 )
 from streamcalls._complete import complete_response
 from streamcalls._history import Rejected, conversation_turn
+from streamcalls._recordings import CONTENT_TYPES, event_ends
+from streamcalls._reframe import gemini_body
+from streamcalls.codec import CodecProviderName
+from streamcalls.codec._turn import Turn
 from streamcalls.testing import Recording, bundled_recordings, load_recordings
-from tests.support import DATA, check_protocol, normalize
+from tests.eventstream import BUNDLED as BUNDLED_FOLDER
+from tests.eventstream import build, frame
+from tests.replaying import BUNDLED, PROVIDERS, complete_finish, complete_text, prompt, request
+from tests.support import DATA, check_protocol, counter_ids, normalize
 
 SSE = "text/event-stream; charset=utf-8"
 
@@ -84,6 +94,11 @@ def test_every_bundled_turn_is_a_clean_stream_and_every_conversation_ends_in_an_
     assert sorted(recordings) == [
         "anthropic/plan_day",
         "anthropic/thinking_then_call",
+        "bedrock/plan_day",
+        "cohere/plan_day",
+        "gemini/plan_day",
+        "ollama/plan_day",
+        "openai-responses/plan_day",
         "openai/parallel_calls",
         "openai/plan_and_write",
         "openai/plan_day",
@@ -101,6 +116,59 @@ def test_every_bundled_turn_is_a_clean_stream_and_every_conversation_ends_in_an_
         assert not [e for e in last if isinstance(e, ToolCallCompleted)], key
 
 
+def _said(key: str, turn: int) -> tuple[str, list[tuple[str, Any]]]:
+    recording = BUNDLED[key].maybe_turn(turn)
+    assert recording is not None
+    events = streamcalls.parse(recording.body, recording.provider)  # type: ignore[arg-type]
+    text = "".join(e.text for e in events if isinstance(e, (TextDelta, ReasoningDelta)))
+    return text, [(e.call.name, e.call.arguments) for e in events if isinstance(e, ToolCallCompleted)]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS[1:])
+def test_every_provider_s_plan_day_says_what_openai_s_says(provider: str) -> None:
+    """The same conversation in every wire format: its text (Cohere's first turn: its tool plan) and calls."""
+    for turn in (1, 2):
+        assert _said(f"{provider}/plan_day", turn) == _said("openai/plan_day", turn), turn
+
+
+def test_the_bundled_bedrock_streams_are_built_from_their_readable_sources() -> None:
+    sources = sorted(
+        BUNDLED_FOLDER.glob("bedrock_*.frames.jsonl")
+    )  # python -m tests.eventstream rebuilds them
+    assert [s.name for s in sources] == [
+        "bedrock_plan_day.frames.jsonl",
+        "bedrock_plan_day.turn2.frames.jsonl",
+    ]
+    for source in sources:
+        assert source.with_name(source.name.replace(".frames.jsonl", ".bin")).read_bytes() == build(source)
+
+
+def test_event_ends_of_an_event_stream_are_its_messages() -> None:
+    source = BUNDLED_FOLDER / "bedrock_plan_day.frames.jsonl"
+    frames = [frame(msgspec.json.decode(line)) for line in source.read_bytes().splitlines()]
+    body = b"".join(frames)
+    ends = list(itertools.accumulate(len(f) for f in frames))
+    assert event_ends(CONTENT_TYPES[".bin"], body) == ends
+    assert event_ends(CONTENT_TYPES[".bin"], body[:-5]) == [*ends[:-1], len(body) - 5]  # a cut-off last one
+
+
+def test_a_gemini_stream_is_served_in_either_framing() -> None:
+    recording = BUNDLED["gemini/plan_day"]
+    kind, array = gemini_body(recording.content_type, recording.body, json_array=True)
+    assert kind == "application/json"
+    assert msgspec.json.decode(array) == [
+        msgspec.json.decode(line.removeprefix(b"data: "))
+        for line in recording.body.splitlines()
+        if line.startswith(b"data: ")
+    ]
+    assert gemini_body(kind, array, json_array=True) == (kind, array)
+    kind, sse = gemini_body(kind, array, json_array=False)
+    assert kind == recording.content_type
+    events = normalize(streamcalls.parse(sse, "gemini", id_factory=counter_ids()))
+    assert events == normalize(streamcalls.parse(recording.body, "gemini", id_factory=counter_ids()))
+    assert gemini_body(kind, b'{"error": {}}', json_array=False) == (kind, b'{"error": {}}')
+
+
 # -- which turn a history asks for ----------------------------------------------------------------
 
 WEATHER = ToolCall("call_1", "get_weather", {"city": "Paris"})
@@ -108,20 +176,28 @@ RESULT = ToolResult("call_1", "get_weather", "sunny")
 PROMPT = {"role": "user", "content": "Weather?"}
 
 
-@pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_the_turn_counts_assistant_turns_since_the_last_prompt(provider: Any) -> None:
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_the_turn_counts_the_model_s_turns_since_the_last_prompt(provider: CodecProviderName) -> None:
     call = encode_call(WEATHER, provider)
+    calls = call if isinstance(call, list) else [call]
     results = encode_result([RESULT], provider)
-    answer = {"role": "assistant", "content": "Sunny."}
-    assert conversation_turn(provider, []) == 1
-    assert conversation_turn(provider, [PROMPT]) == 1
-    assert conversation_turn(provider, [PROMPT, call, *results]) == 2
-    assert conversation_turn(provider, [PROMPT, call, *results, call, *results]) == 3
-    assert conversation_turn(provider, [PROMPT, call, *results, answer, PROMPT]) == 1
-    assert conversation_turn(provider, [PROMPT, answer, PROMPT, call, *results]) == 2
-    if provider == "openai":
+    said = Turn()
+    said.add(TextDelta("Sunny."))
+    answer = said.messages(provider)
+    ask = prompt(provider, "Weather?")
+
+    def turn(*messages: Any) -> int:
+        return conversation_turn(provider, request(provider, list(messages))[1])
+
+    assert turn() == 1
+    assert turn(ask) == 1
+    assert turn(ask, *calls, *results) == 2
+    assert turn(ask, *calls, *results, *calls, *results) == 3
+    assert turn(ask, *calls, *results, *answer, ask) == 1
+    assert turn(ask, *answer, ask, *calls, *results) == 2
+    if provider in ("openai", "openai-responses", "ollama", "cohere"):
         system = {"role": "system", "content": "Be brief."}
-        assert conversation_turn(provider, [system, PROMPT, call, *results]) == 2
+        assert turn(system, ask, *calls, *results) == 2
 
 
 @pytest.mark.parametrize(
@@ -181,22 +257,92 @@ def test_malformed_histories_are_rejected_in_the_providers_words(
     provider: str, messages: Any, message: str
 ) -> None:
     with pytest.raises(Rejected) as info:
-        conversation_turn(provider, messages)
+        conversation_turn(provider, {} if messages is None else {"messages": messages})
+    assert info.value.message.startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("provider", "request_body", "message"),
+    [
+        ("openai-responses", {"input": 3}, "Invalid type for 'input': expected one of a string or array"),
+        ("openai-responses", {"input": "Hi"}, None),
+        ("openai-responses", {}, None),
+        (
+            "ollama",
+            {"messages": {"role": "user"}},
+            "json: cannot unmarshal object into Go struct field ChatRequest.messages of type []api.Message",
+        ),
+        ("ollama", {"messages": [None, {"role": "USER", "content": "Hi"}]}, None),
+        (
+            "ollama",
+            {"messages": [{"role": "assistant", "tool_calls": ["f"]}]},
+            "json: cannot unmarshal string "
+            "into Go struct field ChatRequest.messages.tool_calls of type api.ToolCall",
+        ),
+        (
+            "ollama",
+            {"messages": [{"role": 1}]},
+            "json: cannot unmarshal number into Go struct field ChatRequest.messages.role of type string",
+        ),
+        ("gemini", {}, "* GenerateContentRequest.contents: contents is not specified\n"),
+        ("gemini", {"contents": {"parts": {"text": "Hi"}}}, None),  # one object where a list belongs
+        ("gemini", {"contents": [None, [{"role": "user", "parts": [{"text": "Hi"}]}]]}, None),
+        (
+            "gemini",
+            {"contents": [{"parts": [True]}]},
+            "Invalid value at 'contents[0].parts[0]' "
+            "(type.googleapis.com/google.ai.generativelanguage.v1beta.Part), true",
+        ),
+        ("bedrock", {"messages": {"role": "user"}}, "Start of structure or map found where not expected."),
+        ("bedrock", {"messages": ["Hi"]}, "Expected null"),
+        (
+            "bedrock",
+            {"messages": [{"content": []}]},
+            "1 validation error detected: Value null at "
+            "'messages.1.member.role' failed to satisfy constraint: Member must satisfy enum value set: "
+            "[user, assistant]",
+        ),
+        (
+            "cohere",
+            {"messages": [{"role": "chatbot"}]},
+            "invalid request: Invalid value: 'chatbot'. Supported "
+            "values are: 'system', 'user', 'assistant', and 'tool'.",
+        ),
+    ],
+)
+def test_every_provider_s_shape_rules(
+    provider: str, request_body: dict[str, Any], message: str | None
+) -> None:
+    if message is None:
+        assert conversation_turn(provider, request_body) == 1
+        return
+    with pytest.raises(Rejected) as info:
+        conversation_turn(provider, request_body)
     assert info.value.message.startswith(message)
 
 
 # -- complete responses, read back by extract -------------------------------------------------------
 
 
-def _corpus() -> list[Path]:
-    return sorted([*(DATA / "openai").glob("*.sse"), *(DATA / "anthropic").glob("*.sse")])
+UNSAID = {"ollama": "stop", "gemini": "STOP", "bedrock": "end_turn", "cohere": "COMPLETE"}
 
 
-@pytest.mark.parametrize("path", _corpus(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def _streams() -> list[Path]:
+    """Every provider's recorded streams (Gemini's JSON arrays too; not the complete responses)."""
+    found = []
+    for provider in PROVIDERS:
+        for path in sorted((DATA / provider).iterdir()):
+            array = provider == "gemini" and path.suffix == ".json" and path.read_bytes().startswith(b"[")
+            if path.suffix in (".sse", ".ndjson", ".bin") or array:
+                found.append(path)
+    return found
+
+
+@pytest.mark.parametrize("path", _streams(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_a_complete_response_holds_what_its_stream_held(path: Path) -> None:
     """The oracle: the stream's own events, parsed with the text left as the model wrote it."""
     provider = path.parent.name
-    recording = Recording(provider, path.stem, path.read_bytes(), SSE)
+    recording = Recording(provider, path.stem, path.read_bytes(), CONTENT_TYPES[path.suffix])
     events = streamcalls.parse(recording.body, provider, detect=())  # type: ignore[arg-type]
     result = complete_response(recording, "m")
     errors = [e for e in events if isinstance(e, ProviderError)]
@@ -217,11 +363,11 @@ def test_a_complete_response_holds_what_its_stream_held(path: Path) -> None:
         assert got == recorded
         expected = [(c.name, c.arguments, i) for i, c in enumerate(native)]
         assert [(c.name, c.arguments, c.index) for c in extract(body, detect=())] == expected
-    text = "".join(e.text for e in events if isinstance(e, TextDelta))
-    if provider == "openai":
-        assert (body["choices"][0]["message"]["content"] or "") == text
-    else:
-        assert "".join(b["text"] for b in body["content"] if b["type"] == "text") == text
+    assert complete_text(body, provider) == "".join(e.text for e in events if isinstance(e, TextDelta))
     finish = next(e for e in normalize(events) if isinstance(e, StreamFinished))
-    reason = body["choices"][0]["finish_reason"] if provider == "openai" else body["stop_reason"]
-    assert reason == (finish.provider_reason or finish.reason)
+    if provider == "openai-responses":
+        assert complete_finish(body, provider) == ("incomplete" if finish.reason == "length" else "completed")
+    elif provider in ("openai", "anthropic"):
+        assert complete_finish(body, provider) == (finish.provider_reason or finish.reason)
+    else:  # a stream cut off before its end says nothing: the provider's usual word
+        assert complete_finish(body, provider) == (finish.provider_reason or UNSAID[provider])

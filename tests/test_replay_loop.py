@@ -165,7 +165,7 @@ async def test_a_turn_that_was_not_recorded_is_a_404_saying_what_to_record() -> 
     assert response.status_code == 404
     assert response.json()["error"]["message"] == (
         "recording 'openai/one_call' has 1 turn(s), and these messages ask for turn 2 (one more than the "
-        "assistant turns since the last user prompt): record it as one_call.turn2.<ext> beside the first"
+        "model's turns since the last user prompt): record it as one_call.turn2.<ext> beside the first"
     )
 
 

@@ -14,7 +14,7 @@ raises :class:`~streamcalls.ToolCallError`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -30,6 +30,7 @@ from .._parser import StreamParser
 from .._readers import READERS, Native, detect_provider
 from ..detectors import DETECTORS, default_detect
 from ._names import resolve
+from ._tool import Tool
 
 __all__ = ("extract",)
 
@@ -70,8 +71,9 @@ def extract(
 
     ``detect`` names the text detectors (default ``("fence", "json")``, and
     the detectors of the model's family: ``model=``, else the response's own
-    ``model`` field; ``()`` never reads the text), ``tools`` the tool names a
-    bare JSON object must use to count, as for :class:`StreamParser`.  Calls keep the
+    ``model`` field; ``()`` never reads the text), ``tools`` the tools as for
+    :class:`StreamParser` (the names a bare JSON object must use to count, the
+    schemas that type the XML formats' values), and typed functions too.  Calls keep the
     provider's ids; calls without one get ``id_factory()`` (default
     ``call_`` + random hex).  ``index`` numbers the returned calls from 0,
     ``source`` says where each was found (``"native"``, ``"fence"``, ``"json"``).
@@ -155,7 +157,8 @@ def _from_text(
     texts: list[str], detect: tuple[str, ...], tools: Iterable[Any] | None, new_id: IdFactory
 ) -> list[ToolCall]:
     calls: list[ToolCall] = []
-    tool_list = list(tools) if tools is not None else None
+    # A typed function is read as the codec reads it (the parser itself takes no functions).
+    tool_list = None if tools is None else [_definition(tool) for tool in tools]
     for text in texts:
         parser = StreamParser("text", detect=detect, tools=tool_list, id_factory=new_id)
         for event in parser.feed(text) + parser.close():
@@ -165,3 +168,10 @@ def _from_text(
                 named = f" {event.name!r}" if event.name else ""
                 raise ToolCallError(f"malformed tool call{named} in the text: {event.error}", event.raw)
     return calls
+
+
+def _definition(tool: object) -> object:
+    """A tool as the parser takes it: a typed function becomes its :class:`Tool`."""
+    if callable(tool) and not isinstance(tool, (Mapping, str)) and not hasattr(tool, "name"):
+        return Tool.from_function(tool)
+    return tool

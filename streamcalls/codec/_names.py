@@ -18,6 +18,11 @@ CODEC_PROVIDERS: tuple[str, ...] = (
     "bedrock",
     "cohere",
 )
+"""The wire formats the codec writes and reads, by their canonical names.
+
+An alias of the parser's (``"openrouter"``, ``"groq"``, ...) is accepted
+wherever these are, as ``"openai"``.
+"""
 
 
 def resolve(provider: str, *, text: bool = False) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import msgspec
 
 from .._errors import UsageError
+from .._tooldefs import read_tool
 from ._signature import signature_of
 
 if TYPE_CHECKING:
@@ -117,45 +118,29 @@ def check_timeout(timeout: float | None) -> float | None:
 def as_tools(tools: ToolDefinitions) -> list[Tool]:
     """Tools from :class:`Tool` objects, dicts or functions.
 
-    A dict is OpenAI's ``{"type": "function", "function": {name, description,
-    parameters}}`` (also Ollama's and Cohere's), or a flat ``{name,
-    description, parameters}`` (OpenAI Responses' shape; Anthropic's
-    ``input_schema`` is read as the parameters too).  A function becomes
-    :meth:`Tool.from_function`'s tool.
+    A dict is in any provider's shape (read by :func:`streamcalls._tooldefs.read_tool`, as
+    the parser reads ``tools=``): OpenAI's ``{"type": "function", "function": {name,
+    description, parameters}}`` (also Ollama's and Cohere's), a flat ``{name, description,
+    parameters}`` (OpenAI Responses' shape; Anthropic's ``input_schema`` is read as the
+    parameters too), Bedrock's ``{"toolSpec": {..., "inputSchema": {"json": ...}}}``, or
+    Gemini's ``{"functionDeclarations": [...]}``, which gives one tool per declaration.  A
+    function becomes :meth:`Tool.from_function`'s tool.
 
     :raises UsageError: for anything else.
     """
     if isinstance(tools, (Tool, Mapping, str)) or callable(tools):
         raise UsageError("tools must be a list of tools, not a single one")
-    return [_as_tool(tool) for tool in tools]
-
-
-def _as_tool(tool: object) -> Tool:
-    if isinstance(tool, Tool):
-        _check(tool.name, tool.parameters, tool)
-        return tool
-    if callable(tool):
-        return Tool.from_function(tool)
-    if not isinstance(tool, Mapping):
-        raise UsageError(
-            f"a tool must be a streamcalls.Tool or a dict (or a typed function), not {type(tool).__name__}"
-        )
-    function = tool.get("function")
-    spec = function if isinstance(function, Mapping) else tool
-    name = spec.get("name")
-    parameters = spec.get("parameters", spec.get("input_schema"))
-    description = spec.get("description") or ""
-    if not isinstance(description, str):
-        raise UsageError(f"a tool's description must be a string: {tool!r:.200}")
-    _check(name, parameters, tool)
-    assert isinstance(name, str)
-    return Tool(name, description, parameters)
-
-
-def _check(name: object, parameters: object, tool: object) -> None:
-    if not isinstance(name, str) or not name:
-        raise UsageError(f"a tool without a name: {tool!r:.200}")
-    if parameters is not None and not isinstance(parameters, dict):
-        raise UsageError(
-            f"tool {name!r}: parameters must be a JSON schema dict, not {type(parameters).__name__}"
-        )
+    found: list[Tool] = []
+    for tool in tools:
+        if isinstance(tool, Tool):
+            read_tool(tool)  # its name and parameters are checked
+            found.append(tool)
+        elif isinstance(tool, Mapping):
+            found += [Tool(*definition) for definition in read_tool(tool)]
+        elif callable(tool):
+            found.append(Tool.from_function(tool))
+        else:
+            raise UsageError(
+                f"a tool must be a streamcalls.Tool or a dict (or a typed function), not {type(tool).__name__}"
+            )
+    return found

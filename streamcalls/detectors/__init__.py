@@ -12,7 +12,20 @@ One detector per format, enabled by name through ``StreamParser(detect=...)``:
 - ``"harmony"``: OpenAI gpt-oss's Harmony messages (``analysis`` is
   reasoning, ``final`` text, a message ``to=functions.NAME`` a call);
 - ``"kimi"``: Kimi K2 ``<|tool_calls_section_begin|>`` tokens;
-- ``"pythonic"``: Llama 3.2 / 4 ``[get_weather(city="Paris")]`` call lists.
+- ``"pythonic"``: Llama 3.2 / 4 ``[get_weather(city="Paris")]`` call lists;
+- ``"qwen3_coder"``: Qwen3-Coder / Qwen3.5 ``<tool_call><function=...><parameter=...>``;
+- ``"glm"``: GLM-4.5 to 4.7 ``<tool_call>name<arg_key>...<arg_value>...``;
+- ``"minimax"``: MiniMax-M2 ``<minimax:tool_call><invoke name=...><parameter name=...>``.
+
+The last three write values as bare text, typed by the tools' parameter schemas
+(:mod:`._values`) and streamed as the arguments' JSON (:mod:`._xmlcall`).  ``hermes``,
+``qwen3_coder`` and ``glm`` share the ``<tool_call>`` opener: with more than one of them on,
+one detector owns it and hands each region to the format that follows it (:mod:`._tooltag`).
+
+Every detector is built the same way, by :func:`build_channel`:
+``cls(calls, tools, out, types)`` -- the parser's call assembler, the tool
+names ``tools=`` gave (or None), the list the channel's events go to, and the
+tools' parameter types.
 
 The rule every detector keeps (issue 12, rule 8): malformed markup always
 fails visibly, and no character of the text is lost.
@@ -68,27 +81,25 @@ from .._calls import CallAssembler
 from .._errors import UsageError
 from .._events import Event
 from .._models import detectors_for_model
+from .._tooldefs import read_tools
 from ._base import Detector
 from ._channel import TextChannel
+from ._tooltag import SHARED, ToolCallTag
+from ._values import ToolTypes
 from .deepseek import DeepSeekDetector
 from .fence import FenceDetector
+from .glm import GlmDetector
 from .harmony import HarmonyDetector
 from .hermes import HermesDetector
 from .kimi import KimiDetector
 from .llama import LlamaDetector
+from .minimax import MinimaxDetector
 from .mistral import MistralDetector
 from .pythonic import PythonicDetector
+from .qwen3_coder import Qwen3CoderDetector
 from .rawjson import JsonDetector
 
-__all__ = (
-    "DEFAULT_DETECT",
-    "DETECTORS",
-    "TextChannel",
-    "build_channel",
-    "default_detect",
-    "follow_model",
-    "tool_names",
-)
+__all__ = ("DEFAULT_DETECT", "DETECTORS", "TextChannel", "build_channel", "default_detect", "follow_model")
 
 DETECTORS: dict[str, type[Detector]] = {
     cls.name: cls
@@ -102,6 +113,9 @@ DETECTORS: dict[str, type[Detector]] = {
         HarmonyDetector,
         KimiDetector,
         PythonicDetector,
+        Qwen3CoderDetector,
+        GlmDetector,
+        MinimaxDetector,
     )
 }
 
@@ -113,67 +127,51 @@ def default_detect(model: str | None) -> tuple[str, ...]:
     """The detectors a stream gets without ``detect=``: the defaults, and its model family's."""
     if not model:
         return DEFAULT_DETECT
-    extra = (name for name in detectors_for_model(model) if name in DETECTORS and name not in DEFAULT_DETECT)
-    return DEFAULT_DETECT + tuple(extra)
-
-
-def tool_names(tools: Iterable[Any] | None) -> frozenset[str] | None:
-    """Tool names from names, dicts (``{"name"}`` or OpenAI's ``{"function": {"name"}}``) or objects with ``.name``."""
-    if tools is None:
-        return None
-    names = set()
-    for tool in tools:
-        if isinstance(tool, str):
-            names.add(tool)
-        elif isinstance(tool, dict):
-            name = tool.get("name") or (tool.get("function") or {}).get("name")
-            if not isinstance(name, str):
-                raise UsageError(f"a tool without a name: {tool!r:.100}")
-            names.add(name)
-        else:
-            name = getattr(tool, "name", None)
-            if not isinstance(name, str):
-                raise UsageError(f"a tool without a name: {tool!r:.100}")
-            names.add(name)
-    return frozenset(names)
+    return DEFAULT_DETECT + tuple(name for name in detectors_for_model(model) if name not in DEFAULT_DETECT)
 
 
 def build_channel(
     out: list[Event],
     calls: CallAssembler,
     detect: Sequence[str],
-    tools: frozenset[str] | None,
+    tools: Iterable[Any] | None,
     *,
     fallback: bool,
 ) -> TextChannel:
-    detectors = _detectors(detect, calls, tools, out)
-    return TextChannel(out, detectors, fallback=fallback, max_candidate=calls.limits.max_arguments_bytes)
+    """The text channel running the ``detect`` detectors; ``tools`` as given to the parser."""
+    definitions = None if tools is None else read_tools(tools)
+    names = None if definitions is None else frozenset(d.name for d in definitions)
+    types = ToolTypes(definitions or ())
+
+    def build(detect: Iterable[str]) -> list[Detector]:
+        detectors: list[Detector] = []
+        shared: list[Detector] = []
+        for name in dict.fromkeys(detect):
+            cls = DETECTORS.get(name)
+            if cls is None:
+                known = ", ".join(repr(n) for n in DETECTORS)
+                raise UsageError(f"unknown detector {name!r}; expected some of {known}")
+            detector = cls(calls, names, out, types)
+            if name in SHARED:
+                if not shared:
+                    detectors.append(detector)  # its place, kept for the shared opener
+                shared.append(detector)
+            else:
+                detectors.append(detector)
+        if len(shared) > 1:
+            detectors[detectors.index(shared[0])] = ToolCallTag(calls, names, out, types, formats=shared)
+        return detectors
+
+    return TextChannel(out, build, detect, fallback=fallback, max_candidate=calls.limits.max_arguments_bytes)
 
 
-def follow_model(
-    channel: TextChannel, out: list[Event], calls: CallAssembler, tools: frozenset[str] | None
-) -> Callable[[str], None]:
+def follow_model(channel: TextChannel) -> Callable[[str], None]:
     """What the model name a stream carries does: its family's detectors join the channel's.
 
     From then on only: the text already released stays as it was.
     """
 
     def named(model: str) -> None:
-        names = [name for name in default_detect(model) if name not in channel.names]
-        if names:
-            channel.add(_detectors(names, calls, tools, out))
+        channel.add(default_detect(model))
 
     return named
-
-
-def _detectors(
-    names: Iterable[str], calls: CallAssembler, tools: frozenset[str] | None, out: list[Event]
-) -> list[Detector]:
-    detectors = []
-    for name in names:
-        cls = DETECTORS.get(name)
-        if cls is None:
-            known = ", ".join(repr(n) for n in DETECTORS)
-            raise UsageError(f"unknown detector {name!r}; expected some of {known}")
-        detectors.append(cls(calls, tools, out))
-    return detectors

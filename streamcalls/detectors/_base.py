@@ -9,6 +9,7 @@ from typing import ClassVar, NamedTuple
 from .._calls import OPEN, Call, CallAssembler
 from .._events import Event, ReasoningDelta, TextDelta
 from ._markup import Markup
+from ._values import ToolTypes
 
 __all__ = (
     "ACTIVE",
@@ -149,7 +150,7 @@ class Detector:
     """Finds one format's tool calls in the text channel.
 
     The :class:`~streamcalls.detectors._channel.TextChannel` searches the text
-    for every enabled detector's triggers at once (one compiled regex) and
+    for every enabled detector's triggers at once (:mod:`._triggers`) and
     holds back a chunk's end while it could still become a trigger.  When a
     trigger matches, the channel calls :meth:`begin` with it and then feeds the
     detector text until its ``status`` is DONE or REJECTED.  ``feed`` may stop
@@ -176,14 +177,15 @@ class Detector:
     triggers: ClassVar[tuple[Trigger, ...]] = ()
     holds: ClassVar[tuple[Hold, ...]] = ()
 
-    __slots__ = ("calls", "committed", "markup", "out", "status", "tools")
+    __slots__ = ("calls", "committed", "markup", "out", "status", "tools", "types")
 
     def __init__(
-        self, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event] | None = None
+        self, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
     ) -> None:
         self.calls = calls
-        self.tools = tools
-        self.out: list[Event] = [] if out is None else out  # the channel's events
+        self.tools = tools  # the names tools= gave, or None
+        self.out = out  # the channel's events
+        self.types = types  # the tools' parameter types, for formats whose values are bare text
         self.status = DONE
         self.committed = False
         self.markup = Markup(calls, self.name)
@@ -217,12 +219,13 @@ class Detector:
 
 
 class StateDetector(Detector):
-    """A detector whose ``feed`` runs one step per state, from a table.
+    """A detector that is a state machine: ``feed`` runs :meth:`step` until the text ends, the
+    region does, or a step neither moves nor changes the state (it waits for more text: a
+    token split across chunks).
 
-    Subclasses set ``steps``, indexed by their ``_state``: each step consumes
-    what it can from ``pos`` and returns where it stopped; a step that neither
-    moves nor changes the state waits for more text (a token split across
-    chunks).
+    Each step consumes what the current ``_state`` can from ``pos`` and returns where it
+    stopped.  Subclasses write :meth:`step`, or set ``steps``: one function per state,
+    indexed by ``_state``.
     """
 
     steps: ClassVar[tuple[Callable[..., int], ...]]  # (self, text, pos) -> where it stopped
@@ -233,11 +236,15 @@ class StateDetector(Detector):
 
     def feed(self, text: str, pos: int) -> int:
         end = len(text)
-        steps = self.steps
+        step = self.step
         while pos < end and self.status == ACTIVE:
             state = self._state
-            before = pos
-            pos = steps[state](self, text, pos)
-            if pos == before and self._state == state and self.status == ACTIVE:
+            stop = step(text, pos)
+            if stop == pos and self._state == state and self.status == ACTIVE:
                 break  # wait for more text
+            pos = stop
         return pos
+
+    def step(self, text: str, pos: int) -> int:
+        """Consume what the current state can; return where it stopped."""
+        return self.steps[self._state](self, text, pos)

@@ -1,18 +1,18 @@
 """The text channel: where assistant text meets the text detectors.
 
 Text is released as :class:`~streamcalls.TextDelta` as soon as it can no
-longer be the start of markup.  Each chunk is searched once for every
-enabled detector's triggers, by a few compiled regexes (one per first
-character, :mod:`~streamcalls.detectors._triggers`); only a chunk's last few
-characters are held back while they could still grow into a trigger (``~~``
-at a line start, ``<tool_``).  When a trigger matches, the text before it is
-released and the detector takes over until its markup ends; a bare-JSON
-candidate that turns out not to be a call is given back as text, and
-scanning resumes where the detector stopped -- nothing is scanned twice, so
-the work is linear in the text.  What a detector consumes is recorded in its
-:class:`~streamcalls.detectors._markup.Markup`, which the channel ends when
-the detector stops (reporting a failed call with its markup as ``raw``) or
-discards when the candidate was prose.
+longer be the start of markup.  Each chunk is searched once for every enabled
+detector's triggers (:mod:`~streamcalls.detectors._triggers`: one compiled
+regex for a short chunk, a C-speed scan per first character for a long one);
+only a chunk's last few characters are held back while they could still grow
+into a trigger (``~~`` at a line start, ``<tool_``).  When a trigger matches,
+the text before it is released and the detector takes over until its markup
+ends; a bare-JSON candidate that turns out not to be a call is given back as
+text, and scanning resumes where the detector stopped -- nothing is scanned
+twice, so the work is linear in the text.  What a detector consumes is
+recorded in its :class:`~streamcalls.detectors._markup.Markup`, which the
+channel ends when the detector stops (reporting a failed call with its markup
+as ``raw``) or discards when the candidate was prose.
 
 The fallback policy (``native=True``): explicit markup counts only while no
 native call has been seen, bare JSON only while no call at all has.
@@ -20,13 +20,12 @@ native call has been seen, bare JSON only while no call at all has.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable
 
 from .._calls import CallAssembler
 from .._events import Event, TextDelta
 from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Trigger
-from ._triggers import FIRST, HOLD_WINDOW, LINE, MID, patterns
+from ._triggers import FIRST, HOLD_WINDOW, LINE, MID, Found, patterns
 
 __all__ = ("TextChannel",)
 
@@ -34,66 +33,76 @@ __all__ = ("TextChannel",)
 class TextChannel:
     __slots__ = (
         "_active",
+        "_build",
         "_calls",
         "_candidate",
         "_candidate_size",
         "_detectors",
         "_fallback",
-        "_found",
-        "_found_in",
         "_holds",
         "_line_first",
         "_line_start",
         "_max_candidate",
+        "_names",
         "_out",
         "_owners",
         "_pending",
         "_quiet",
-        "_searched",
-        "_searches",
+        "_search",
         "_starts",
         "_text_start",
     )
 
     def __init__(
-        self, out: list[Event], detectors: Sequence[Detector], *, fallback: bool, max_candidate: int
+        self,
+        out: list[Event],
+        build: Callable[[Iterable[str]], list[Detector]],
+        names: Iterable[str],
+        *,
+        fallback: bool,
+        max_candidate: int,
     ) -> None:
         self._out = out
         self._fallback = fallback
         self._max_candidate = max_candidate
+        self._build = build  # detectors by name (see streamcalls.detectors.build_channel)
+        self._names: tuple[str, ...] = ()
         self._detectors: list[Detector] = []
         self._calls: CallAssembler | None = None
-        self.add(detectors)
+        self.add(names)
         self._pending = ""  # held text: a possible trigger, or what the active detector left
         self._line_start = True  # is the next text's first character at a line start?
         self._text_start = True  # ... the very first character of the text?
         self._active: Detector | None = None
         self._candidate: list[str] = []  # an uncommitted detector's text, to give back
         self._candidate_size = 0
-        # For the text being scanned: each search pattern's first match from where it was
-        # last searched (None: none there), and whether it was searched at all.
-        self._found_in = ""
-        self._found: list[re.Match[str] | None] = []
-        self._searched: list[bool] = []
 
     @property
     def names(self) -> tuple[str, ...]:
         """The names of the detectors the channel runs."""
-        return tuple(detector.name for detector in self._detectors)
+        return self._names
 
-    def add(self, detectors: Sequence[Detector]) -> None:
-        """Run these detectors too, from the next text on (the stream named its model).
+    def add(self, names: Iterable[str]) -> None:
+        """Run these detectors too (those not running yet), from the next text on (the stream
+        named its model).
 
         What was already released stays as it was; text held back is searched
-        again, with every trigger, when the next text comes.
+        again, with every trigger, when the next text comes.  The detectors
+        added are built together, so those among them that share the
+        ``<tool_call>`` opener share it; the ones running already (the
+        defaults, when a stream names its model) open with none of theirs.
         """
-        self._detectors += detectors
+        new = tuple(name for name in dict.fromkeys(names) if name not in self._names)
+        if not new and self._names:
+            return
+        self._names += new
+        self._detectors += self._build(new)
         everyone = self._detectors
         if self._calls is None and everyone:
             self._calls = everyone[0].calls
         found = patterns(tuple(type(detector) for detector in everyone))
         self._owners = [(trigger, everyone[number]) for trigger, number in found.owners]
-        self._searches = found.searches
+        self._search = found.search
         self._starts = found.starts
         self._holds = found.holds
         self._quiet = found.quiet
@@ -125,6 +134,7 @@ class TextChannel:
         where = FIRST if self._text_start else LINE if line_start else MID
         pos = 0
         end = len(text)
+        found = self._search.new_text(text)  # what the search keeps about this text
         while pos < end:
             detector = self._active
             if detector is not None:
@@ -133,11 +143,11 @@ class TextChannel:
                     self._hold(text, pos, line_start)  # it needs more text to decide
                     return
                 continue
-            found = self._find(text, pos, where)
-            if found is None:
+            first = self._find(text, pos, where, found)
+            if first is None:
                 self._release_up_to_hold(text, pos, line_start, where)
                 return
-            start, stop, number = found
+            start, stop, number = first
             trigger, detector = self._owners[number]
             if trigger.tier != MARKUP and self._holds[where].match(text, start):
                 # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait
@@ -154,7 +164,7 @@ class TextChannel:
             pos = stop
         self._line_start = text[end - 1] == "\n" if end else line_start
 
-    def _find(self, text: str, pos: int, where: int) -> tuple[int, int, int] | None:
+    def _find(self, text: str, pos: int, where: int, found: list[Found | None]) -> Found | None:
         """The first trigger at or after ``pos``: (start, stop, trigger number)."""
         here = (LINE if text[pos - 1] == "\n" else MID) if pos else where
         if here:  # a line (or the text) starts right here
@@ -162,32 +172,7 @@ class TextChannel:
             if match is not None:
                 assert match.lastgroup is not None
                 return pos, match.end(), int(match.lastgroup[1:])
-        if self._found_in is not text:
-            self._found_in = text
-            self._found = [None] * len(self._searches)
-            self._searched = [False] * len(self._searches)
-        found = self._found
-        searched = self._searched
-        best: tuple[int, int, int] | None = None
-        for which, (lead, pattern) in enumerate(self._searches):
-            match = found[which]
-            # A match still ahead stays valid, and so does having found none.
-            if not searched[which] or (match is not None and match.start() < pos):
-                at = text.find(lead, pos)
-                match = found[which] = pattern.search(text, at) if at >= 0 else None
-                searched[which] = True
-            if match is None:
-                continue
-            group = match.lastgroup
-            assert group is not None
-            start = match.start() + 1 if group[0] == "n" else match.start()  # "n": after its "\n"
-            candidate = (start, int(group[1:]), match.end())
-            if best is None or candidate < best:
-                best = candidate
-        if best is None:
-            return None
-        start, number, stop = best
-        return start, stop, number
+        return self._search.first(text, pos, found)
 
     def end(self) -> None:
         """The text ended (a text block closed, or the stream did)."""

@@ -123,6 +123,15 @@ class Markup:
             self._parts.append(call)
         self._mark = None
 
+    def consumed(self, at: int) -> None:
+        """Record the attached text up to ``at`` now: the detector consumed it, and a limit may end
+        the record there (a call written as markup, not as JSON, fails at the limit's character)."""
+        self._take(at)
+
+    def retag(self, source: str) -> None:
+        """The region is another format's (a shared opener decided): its calls get ``source``."""
+        self._source = source
+
     def after_arguments(self, at: int) -> None:
         """The arguments' text ended at ``at`` (their value closed, or the markup around them did)."""
         if self._mark is None:
@@ -134,10 +143,6 @@ class Markup:
         if self._pending is not None or self._gap:
             self._flush()
         self._gap = False
-
-    def record(self, at: int) -> None:
-        """Record the attached text up to ``at`` now (a call written as markup fails at a limit there)."""
-        self._take(at)
 
     def content(self, start: int, stop: int) -> None:
         """``text[start:stop]`` of the attached text is the model's text, which the detector

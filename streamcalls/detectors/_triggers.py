@@ -1,21 +1,47 @@
-"""The patterns the text channel searches with, built once per set of detectors.
+"""What the text channel searches with, built once per set of detectors, and the search itself.
 
 Every enabled detector's triggers (:class:`~streamcalls.detectors._base.Trigger`)
 become a few compiled regexes (:class:`Patterns`, cached per set of detector
 classes, since building them is most of a parser's set-up):
 
-- the *searches*: one pattern per first character that starts a trigger
-  (``\n`` for the line triggers, then ``<``, ``[``, ...), each searched for at
-  C speed -- a pattern whose matches all begin with one literal character is
-  about 10x faster to search for than one whose branches begin with several;
+- the *search* (:class:`TriggerSearch`): the first trigger at or after a place,
+  at C speed, in linear time;
 - the *starts*: the triggers that may begin exactly at a place, by where the
-  text begins (mid-line, at a line start, at the text's very start);
+  text begins (mid-line, at a line start, at the text's very start: a
+  ``text_start`` trigger, such as the recipient a completion's first Harmony
+  header begins with, is found only there);
 - the *holds*: what a chunk may end with while a trigger could still follow;
 - *quiet* and *line_first*, for the channel's fast path.
 
-Branches that begin with the same characters share them
-(:func:`alternation`), so that at each place tried the regex engine checks
-one character per distinct first character, not one per trigger.
+Where triggers of several tiers match at one place, the lower tier wins
+(markup, then a shaped bare call list, then bare JSON: ``[TOOL_CALLS]`` beats
+a bare-JSON ``[``): the triggers are numbered in tier order, and the search
+and the starts both pick the lowest number.
+
+How the search is fast.  A short text (a token or a few) is searched by one
+pattern holding every trigger: one call.  A long one (a 64 KiB read) is
+searched by several scans, one per character a trigger begins with, because
+of how the regex engine searches:
+
+- a pattern that begins with one literal is scanned for at C speed (about
+  100x faster than one that begins with a lookbehind), but an alternation of
+  several first characters is tried at every position, about 4x slower on
+  prose than one scan per character;
+- a group before an alternative's first character (``(?P<a1>tool_call>)``)
+  keeps the engine from skipping that alternative at a glance: it tries every
+  one at every candidate, about 2x slower -- so the scans hold no groups, and
+  which trigger a scan found is told afterwards by matching the triggers' own
+  patterns there, in order, as the alternation chooses;
+- ``str.find`` finds one character about 6x faster than the engine's own
+  loop, and one literal (``[TOOL_CALLS]``) somewhat faster too: a scan of one
+  literal trigger uses it, and a scan of several triggers that share a first
+  character jumps from one occurrence of it to the next, until :data:`MISSES`
+  of them were no trigger -- prose full of ``<`` then goes to the engine,
+  which is faster there.
+
+Line triggers are found through the line end before them (``\\n`` then any
+of them).  Each scan's next match is kept (:meth:`TriggerSearch.new_text`),
+so no part of a text is scanned twice by the same scan.
 """
 
 from __future__ import annotations
@@ -27,7 +53,7 @@ from typing import NamedTuple
 
 from ._base import Detector, Hold, Trigger
 
-__all__ = ("FIRST", "HOLD_WINDOW", "LINE", "MID", "Patterns", "alternation", "patterns")
+__all__ = ("FIRST", "HOLD_WINDOW", "LINE", "MID", "SHORT", "Found", "Patterns", "TriggerSearch", "patterns")
 
 _LINE_START = r"(?:\A|(?<=\n))"
 _MID_LINE = r"(?<=\n)"
@@ -39,95 +65,159 @@ MID = 0
 LINE = 1
 FIRST = 2
 HOLD_WINDOW = 96  # no held prefix is longer than this
+
+SHORT = 1024  # up to this many characters, one search holding every trigger
+MISSES = 64  # occurrences of a first character that are no trigger, before the engine takes over
+
+Found = tuple[int, int, int]  # a trigger found: (start, stop, trigger number)
+NONE: Found = (-1, -1, -1)  # a scan with no match left in the text
 _NEVER = re.compile(r"(?!)")
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 
 
-_SPECIAL = frozenset(".^$*+?{}[]\\|()")
-_QUANTIFIERS = frozenset("*+?{")
+# -- the search --------------------------------------------------------------------------------
 
 
-def _first_literal(source: str) -> tuple[str, str] | None:
-    """A regex source's first character, if it always matches that one character, and the rest."""
-    if source[:1] == "\\" and len(source) > 1 and not source[1].isalnum():
-        char, rest = source[1], source[2:]
-    elif source and source[0] not in _SPECIAL:
-        char, rest = source[0], source[1:]
-    else:
-        return None
-    return None if rest[:1] in _QUANTIFIERS else (char, rest)
+class _Scan(NamedTuple):
+    """One scan, and how to tell which trigger it found."""
+
+    pattern: re.Pattern[str]  # the triggers of one first character, without groups
+    line: bool  # it matches the line end before its trigger
+    triggers: tuple[tuple[int, re.Pattern[str]], ...]  # (trigger number, its own pattern), in order
+    literal: str  # its one trigger, if that is a plain string: found by str.find
+    lead: str  # the first character its triggers share (not for line triggers)
+    rest: re.Pattern[str]  # its triggers after the first character, anchored
 
 
-def alternation(branches: Sequence[tuple[str, str]], depth: int = 3) -> str:
-    """``(?:(?P<name>source)|...)``, with branches that begin with the same character
-    sharing it: at each place tried, the regex engine checks one character per
-    distinct first character instead of one per branch.  Branches keep their
-    order wherever two of them could match at one place."""
-    groups: list[tuple[str | None, list[tuple[str, str]]]] = []
-    open_groups: dict[str, list[tuple[str, str]]] = {}
-    for name, source in branches:
-        first = _first_literal(source) if depth else None
-        if first is None:
-            groups.append((None, [(name, source)]))
-            open_groups = {}  # it may match where any later branch does: nothing moves past it
-            continue
-        char, rest = first
-        if char in open_groups:
-            open_groups[char].append((name, rest))
-        else:
-            members = open_groups[char] = [(name, rest)]
-            groups.append((char, members))
-    parts = []
-    for shared, members in groups:
-        if shared is None:
-            name, source = members[0]
-            parts.append(f"(?P<{name}>{source})")
-        elif len(members) == 1:
-            name, rest = members[0]
-            parts.append(f"(?P<{name}>{re.escape(shared)}{rest})")
-        else:
-            parts.append(re.escape(shared) + alternation(members, depth - 1))
-    return "(?:" + "|".join(parts) + ")"
-
-
-def _search_patterns(triggers: Sequence[Trigger]) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """The patterns that find triggers, one per first character, each starting with it.
-
-    A line trigger is found through the line end before it: ``\n`` then the
-    trigger (``n<number>`` groups); an anywhere trigger through its own first
-    character (``a<number>`` groups).  A pattern whose every match begins with
-    one literal character is searched for at C speed: about 10x faster than
-    one pattern of several branches with different first characters, which
-    the regex engine scans for one position at a time (and 100x faster than a
-    pattern that starts with a lookbehind).  Where triggers of two patterns
-    begin at one place, the lower number wins (markup first, so
-    ``\n[TOOL_CALLS]`` beats a bare-JSON ``[``).  Each comes with its first
-    character, which ``str.find`` skips to faster still (memchr) before the
-    regex engine looks.
-    """
-    line = [
-        (f"n{number}", trigger.pattern)
-        for number, trigger in enumerate(triggers)
-        if trigger.line_start and not trigger.text_start
-    ]
-    by_lead: dict[str, list[tuple[str, str]]] = {}
+def _searched(
+    triggers: Sequence[Trigger],
+) -> tuple[list[tuple[int, Trigger]], dict[str, list[tuple[int, Trigger]]]]:
+    """The numbered triggers a search finds: the line triggers, and the others by first character.
+    A text-start trigger is no search's: only the starts find it."""
+    line = [(number, t) for number, t in enumerate(triggers) if t.line_start and not t.text_start]
+    by_lead: dict[str, list[tuple[int, Trigger]]] = {}
     for number, trigger in enumerate(triggers):
-        if not trigger.line_start and not trigger.text_start:
-            by_lead.setdefault(trigger.lead, []).append((f"a{number}", trigger.rest))
-    patterns = [("\n", re.compile("\\n" + alternation(line)))] if line else []
-    patterns += [(lead, re.compile(re.escape(lead) + alternation(rests))) for lead, rests in by_lead.items()]
-    return tuple(patterns)
+        if not (trigger.line_start or trigger.text_start):
+            by_lead.setdefault(trigger.lead, []).append((number, trigger))
+    return line, by_lead
+
+
+def _literal(trigger: Trigger) -> str:
+    """The trigger as a plain string, or "" if its pattern is more than one."""
+    rest = _ESCAPE.sub(r"\1", trigger.rest)
+    return trigger.lead + rest if re.escape(rest) == trigger.rest else ""
+
+
+def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
+    line, by_lead = _searched(triggers)
+    scans = []
+    if line:
+        source = "\\n(?:" + "|".join(t.pattern for _, t in line) + ")"
+        own = tuple((number, re.compile(t.pattern)) for number, t in line)
+        scans.append(_Scan(re.compile(source), True, own, "", "", _NEVER))
+    for lead, members in by_lead.items():
+        rests = "(?:" + "|".join(t.rest for _, t in members) + ")"
+        own = tuple((number, re.compile(t.pattern)) for number, t in members)
+        literal = _literal(members[0][1]) if len(members) == 1 else ""
+        scans.append(_Scan(re.compile(re.escape(lead) + rests), False, own, literal, lead, re.compile(rests)))
+    return tuple(scans)
+
+
+def _combined(triggers: Sequence[Trigger]) -> re.Pattern[str]:
+    """One pattern for every trigger, for a short text -- the same choice as the scans make:
+    ``n<number>`` groups after a line end (every trigger there, the lowest number first, so that
+    ``\\n[TOOL_CALLS]`` is the marker's and not a line trigger's), ``a<number>`` groups anywhere."""
+    _, by_lead = _searched(triggers)
+    line = [f"(?P<n{number}>{t.pattern})" for number, t in enumerate(triggers) if not t.text_start]
+    branches = ["\\n(?:" + "|".join(line) + ")"] if line else []
+    branches += [
+        re.escape(lead) + "(?:" + "|".join(f"(?P<a{number}>{t.rest})" for number, t in members) + ")"
+        for lead, members in by_lead.items()
+    ]
+    return re.compile("|".join(branches)) if branches else _NEVER
+
+
+class TriggerSearch:
+    """The first trigger at or after a position (see the module docstring); built once per set of triggers."""
+
+    __slots__ = ("_combined", "_scans")
+
+    def __init__(self, triggers: Sequence[Trigger]) -> None:
+        self._combined = _combined(triggers)
+        self._scans = _scans(triggers)
+
+    def new_text(self, text: str) -> list[Found | None]:
+        """What :meth:`first` keeps about one text: each scan's next match (None: not scanned yet)."""
+        return [None] * len(self._scans) if len(text) > SHORT else []
+
+    def first(self, text: str, pos: int, found: list[Found | None]) -> Found | None:
+        """The first trigger at or after ``pos``; ``found`` is :meth:`new_text`'s for ``text``."""
+        if len(text) - pos <= SHORT:
+            match = self._combined.search(text, pos)
+            if match is None:
+                return None
+            group = match.lastgroup
+            assert group is not None
+            start = match.start() + 1 if group[0] == "n" else match.start()  # "n": after its line end
+            return start, match.end(), int(group[1:])
+        best: Found | None = None
+        for number, scan in enumerate(self._scans):
+            cached = found[number]
+            # A match still ahead stays valid, and so does having found none.
+            if cached is None or (cached is not NONE and cached[0] < pos):
+                cached = found[number] = _next(scan, text, pos)
+            if cached is NONE:
+                continue
+            # Two at the same place: the trigger numbered first (the lower tier).
+            if best is None or cached[0] < best[0] or (cached[0] == best[0] and cached[2] < best[2]):
+                best = cached
+        return best
+
+
+def _next(scan: _Scan, text: str, pos: int) -> Found:
+    """The next trigger ``scan`` finds at or after ``pos``, or NONE."""
+    if scan.literal:
+        at = text.find(scan.literal, pos)
+        return (at, at + len(scan.literal), scan.triggers[0][0]) if at >= 0 else NONE
+    if scan.lead:
+        find, lead, rest = text.find, scan.lead, scan.rest
+        at = find(lead, pos)
+        for _ in range(MISSES):
+            if at < 0:
+                return NONE
+            if rest.match(text, at + 1) is not None:
+                return _which(scan, text, at)
+            at = find(lead, at + 1)
+        if at < 0:
+            return NONE
+        pos = at  # a text full of this character: the engine scans the rest faster
+    match = scan.pattern.search(text, pos)
+    if match is None:
+        return NONE
+    return _which(scan, text, match.start() + 1 if scan.line else match.start())
+
+
+def _which(scan: _Scan, text: str, start: int) -> Found:
+    for number, pattern in scan.triggers:
+        found = pattern.match(text, start)
+        if found is not None:
+            return start, found.end(), number
+    raise AssertionError("a scan matched no trigger")  # pragma: no cover
+
+
+# -- the rest of the patterns ------------------------------------------------------------------
 
 
 def _start_pattern(triggers: Sequence[Trigger], where: int) -> re.Pattern[str]:
     """The triggers that may begin exactly where a match is tried (``n<number>`` groups)."""
     alternatives = [
-        (f"n{number}", trigger.pattern)
+        f"(?P<n{number}>{trigger.pattern})"
         for number, trigger in enumerate(triggers)
         if where == FIRST
         or (where == LINE and not trigger.text_start)
         or not (trigger.line_start or trigger.text_start)
     ]
-    return re.compile(alternation(alternatives)) if alternatives else _NEVER
+    return re.compile("|".join(alternatives)) if alternatives else _NEVER
 
 
 def _hold_pattern(holds: Sequence[Hold], where: int) -> re.Pattern[str]:
@@ -144,7 +234,7 @@ class Patterns(NamedTuple):
     """What the channel searches with, for one set of detector classes."""
 
     owners: tuple[tuple[Trigger, int], ...]  # each trigger, with its detector's position
-    searches: tuple[tuple[str, re.Pattern[str]], ...]  # (first character, pattern)
+    search: TriggerSearch
     # Each indexed by where the text begins (MID, LINE, FIRST): the triggers that may begin
     # right there, and what the text may end with while one could still follow.
     starts: tuple[re.Pattern[str], ...]
@@ -156,7 +246,7 @@ class Patterns(NamedTuple):
 @functools.lru_cache(maxsize=64)
 def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
     """Built once per set of detectors, not once per parser (it is most of a parser's set-up)."""
-    # Explicit markup first: where a marker and a bare-JSON trigger match at
+    # The lower tier first: where a marker and a bare-JSON trigger match at
     # the same place ("[TOOL_CALLS]" and "["), the marker wins.
     owners = tuple(
         sorted(
@@ -173,7 +263,7 @@ def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
     }
     return Patterns(
         owners,
-        _search_patterns(triggers),
+        TriggerSearch(triggers),
         tuple(_start_pattern(triggers, where) for where in (MID, LINE, FIRST)),
         tuple(_hold_pattern(holds, where) for where in (MID, LINE, FIRST)),
         re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),

@@ -256,7 +256,7 @@ class PythonicDetector(StateDetector):
         if arguments.error is not None and not failed:
             self._flush()  # what it wrote before the failure, however the text was chunked
             if arguments.limit:
-                self.markup.record(pos)  # its raw is its markup up to the limit
+                self.markup.consumed(pos)  # its raw is its markup up to the limit
                 self.calls.fail(call, arguments.error, limit=True)
             else:
                 self.markup.fail(arguments.error, call)

@@ -1,0 +1,238 @@
+"""The open-weight text formats of ``make bench``: streams full of calls, and prose under every detector.
+
+``python -m benchmarks --formats`` runs only these rows.
+
+- ``text-harmony``, ``text-kimi``, ``text-pythonic``, ``text-qwen3_coder``, ``text-glm``,
+  ``text-minimax``: a plain text stream (4-byte reads) of a short paragraph, then a call with
+  about 4 KB of typed arguments (``streams.make_arguments``: strings, an int, a bool, null,
+  arrays of objects), written as the format's chat template (or renderer) writes it, over and
+  over, at 100 KB and 1 MB.  The parser gets the tools' schemas, so the calls must come out
+  typed exactly as generated (the XML formats' values by the schemas, the others by their
+  own literals).  Linear: the 1 MB stream may cost at most 11x the 100 KB one.
+- ``text-prose``: 1 MB of markdown prose (code blocks with ``<``, ``[``, ``{``, strikethrough
+  ``~~``) and no call, in 4-byte and 64 KiB reads: the default detectors against every
+  registered detector on.  Target: every detector costs at most 1.3x the default.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from streamcalls.detectors import DETECTORS
+
+from .contenders import Contender, Run, _streamcalls
+from .report import Target, _find, _num, _ratio
+from .runner import Result, Settings
+from .streams import _TOOL_NAMES, Call, Stream, _markdown_paragraph, _size_name, fence_ids, make_arguments
+
+__all__ = (
+    "FORMATS",
+    "FORMAT_CONTENDERS",
+    "format_stream",
+    "groups",
+    "markdown_formats",
+    "prose_stream",
+    "targets",
+)
+
+FORMATS = ("harmony", "kimi", "pythonic", "qwen3_coder", "glm", "minimax")
+SIZES = (100_000, 1_000_000)
+PROSE_READS = (4, 64 << 10)
+_PARAMETERS = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string"},
+        "description": {"type": "string"},
+        "overwrite": {"type": "boolean"},
+        "mode": {"type": "integer"},
+        "max_lines": {"type": ["integer", "null"]},
+        "tags": {"type": "array"},
+        "edits": {"type": "array"},
+        "content": {"type": "string"},
+    },
+}
+TOOLS = [{"type": "function", "function": {"name": name, "parameters": _PARAMETERS}} for name in _TOOL_NAMES]
+
+
+def _value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def render(fmt: str, name: str, args: dict[str, Any], number: int = 0) -> str:
+    """A call as the format's chat template or renderer writes it (gpt-oss's Harmony, Kimi K2,
+    Llama 3.2, Qwen3-Coder, GLM-4.6, MiniMax-M2); ``number`` is the call's index, for Kimi's id."""
+    if fmt == "harmony":
+        return (
+            "<|start|>assistant<|channel|>analysis<|message|>The user wants this done.<|end|>"
+            f"<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>"
+            f"{json.dumps(args, ensure_ascii=False)}<|call|>"
+        )
+    if fmt == "kimi":
+        return (
+            f"<|tool_calls_section_begin|><|tool_call_begin|>{kimi_id(name, number)}"
+            f"<|tool_call_argument_begin|>{json.dumps(args, ensure_ascii=False)}<|tool_call_end|>"
+            "<|tool_calls_section_end|>"
+        )
+    if fmt == "pythonic":
+        return f"[{name}({', '.join(f'{key}={value!r}' for key, value in args.items())})]"
+    if fmt == "qwen3_coder":
+        params = "".join(f"<parameter={k}>\n{_value(v)}\n</parameter>\n" for k, v in args.items())
+        return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
+    if fmt == "glm":
+        params = "".join(
+            f"<arg_key>{k}</arg_key>\n<arg_value>{_value(v)}</arg_value>\n" for k, v in args.items()
+        )
+        return f"<tool_call>{name}\n{params}</tool_call>"
+    params = "".join(f'<parameter name="{k}">{_value(v)}</parameter>\n' for k, v in args.items())
+    return f'<minimax:tool_call>\n<invoke name="{name}">\n{params}</invoke>\n</minimax:tool_call>'
+
+
+def kimi_id(name: str, number: int) -> str:
+    return f"functions.{name}:{number}"
+
+
+def format_stream(
+    fmt: str, total_bytes: int, args_bytes: int = 4096, read_size: int = 4, seed: int = 1
+) -> Stream:
+    """``total_bytes`` of text full of calls in ``fmt``, each after a short paragraph."""
+    rng = random.Random(seed)
+    ids = fence_ids()
+    parts: list[str] = []
+    calls: list[Call] = []
+    size = 0
+    while size < total_bytes:
+        name = rng.choice(_TOOL_NAMES)
+        call_id = kimi_id(name, len(calls)) if fmt == "kimi" else ids()  # Kimi's ids are on the wire
+        call = Call(call_id, name, make_arguments(rng, args_bytes))
+        calls.append(call)
+        part = _markdown_paragraph(rng) + render(fmt, call.name, call.arguments, len(calls) - 1) + "\n\n"
+        parts.append(part)
+        size += len(part.encode())
+    data = "".join(parts).encode()
+    reads = tuple(data[i : i + read_size] for i in range(0, len(data), read_size))
+    key = f"text-{fmt}-{_size_name(total_bytes)}"
+    return Stream(
+        key, f"text-{fmt}", "text", "text", len(calls), args_bytes, reads, tuple(calls), detect=True
+    )
+
+
+def prose_stream(total_bytes: int = 1 << 20, read_size: int = 4, seed: int = 1) -> Stream:
+    """``total_bytes`` of markdown prose and no call."""
+    rng = random.Random(seed)
+    parts: list[str] = []
+    size = 0
+    while size < total_bytes:
+        part = _markdown_paragraph(rng)
+        parts.append(part)
+        size += len(part.encode())
+    data = "".join(parts).encode()
+    reads = tuple(data[i : i + read_size] for i in range(0, len(data), read_size))
+    key = f"text-prose-{_size_name(total_bytes)}-{_read_name(read_size)}-reads"
+    return Stream(key, "text-prose", "text", "text", 0, 0, reads, (), detect=True)
+
+
+def _read_name(size: int) -> str:
+    return f"{size >> 10}KiB" if size >= 1024 else f"{size}B"
+
+
+def _parse(stream: Stream, detect: tuple[str, ...] | None) -> Run:
+    return _streamcalls(stream, detect=detect, tools=TOOLS)
+
+
+_WIRES = frozenset(f"text-{fmt}" for fmt in FORMATS)
+_EVERY = tuple(DETECTORS)
+
+FORMAT_CONTENDERS: tuple[Contender, ...] = (
+    Contender(
+        "formats-own",
+        "streamcalls, the format's detector",
+        "bytes in: detect=(the format,), tools= the schemas (values typed)",
+        _WIRES,
+        lambda s: _parse(s, (s.wire.removeprefix("text-"),)),
+        baseline="formats-own",
+    ),
+    Contender(
+        "formats-every",
+        "streamcalls, every detector",
+        "bytes in: detect= every registered detector, tools= the schemas",
+        _WIRES,
+        lambda s: _parse(s, _EVERY),
+        baseline="formats-own",
+    ),
+    Contender(
+        "prose-every",
+        "streamcalls, every detector",
+        "bytes in: detect= every registered detector, tools= the schemas",
+        frozenset({"text-prose"}),
+        lambda s: _parse(s, _EVERY),
+        baseline="formats-default",
+    ),
+    Contender(
+        "formats-default",
+        "streamcalls, default detectors",
+        "bytes in: the default detectors (fence and bare JSON)",
+        frozenset({"text-prose"}),
+        lambda s: _parse(s, None),
+        baseline="formats-default",
+    ),
+)
+
+
+def groups(quick: bool) -> list[tuple[str, Any, Settings]]:
+    sizes = (10_000, 100_000) if quick else SIZES
+    prose_bytes = (64 << 10) if quick else (1 << 20)
+    settings = Settings(min_runs=2, min_runs_fast=3, max_runs=5, budget_s=0.2) if quick else Settings()
+    out: list[tuple[str, Any, Settings]] = [
+        (
+            f"Text full of {fmt} calls, 4-byte reads",
+            lambda fmt=fmt: [format_stream(fmt, n) for n in sizes],
+            settings,
+        )
+        for fmt in FORMATS
+    ]
+    out.append(
+        (
+            "Prose, default detectors against every detector",
+            lambda: [prose_stream(prose_bytes, read) for read in PROSE_READS],
+            settings,
+        )
+    )
+    return out
+
+
+def markdown_formats(results: Sequence[Result]) -> str:
+    lines = ["| stream | contender | runs | ms per stream | MB/s | ratio |", "|---|---|--:|--:|--:|--:|"]
+    for r in results:
+        if r.contender not in {c.key for c in FORMAT_CONTENDERS}:
+            continue
+        if not r.ok:
+            lines.append(f"| {r.stream} | {r.label} | - | - | - | {r.note} |")
+            continue
+        lines.append(
+            f"| {r.stream} | {r.label} | {len(r.runs)} | {_num(r.median * 1e3)} | {_num(r.mb_per_s)} | "
+            f"{_ratio(r.ratio)} |"
+        )
+    return "\n".join(lines)
+
+
+def targets(results: Sequence[Result]) -> list[Target]:
+    out = []
+    for fmt in FORMATS:
+        small = _find(results, f"text-{fmt}-100KB", "formats-own")
+        big = _find(results, f"text-{fmt}-1MB", "formats-own")
+        if small is not None and big is not None and small.ok and big.ok:
+            value = big.median / small.median
+            out.append(
+                Target(f"linear, text full of {fmt} calls", "1 MB ≤ 11× 100 KB", f"{value:.1f}×", value <= 11)
+            )
+    for read in PROSE_READS:
+        stream = f"text-prose-1MB-{_read_name(read)}-reads"
+        every, default = _find(results, stream, "prose-every"), _find(results, stream, "formats-default")
+        if every is not None and default is not None and every.ok and default.ok:
+            value = every.median / default.median
+            shown = f"{value:.2f}× ({_num(every.mb_per_s)} against {_num(default.mb_per_s)} MB/s)"
+            out.append(Target(f"prose, every detector, {stream}", "≤ 1.3× the default", shown, value <= 1.3))
+    return out

@@ -1,0 +1,145 @@
+"""What a recorded turn said, and the complete responses that keep its content in order.
+
+:class:`Answer` gathers a turn's events: its steps (text, reasoning and
+calls in the stream's order, adjacent pieces of text or reasoning joined),
+the calls, the finish and the usage.  Anthropic's content blocks, Gemini's
+parts and Bedrock's content blocks keep those steps in order; the chat
+shapes that hold one text and a list of calls are in :mod:`._complete`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._events import (
+    ReasoningDelta,
+    StreamFinished,
+    TextDelta,
+    ToolCall,
+    ToolCallCompleted,
+    ToolCallFailed,
+    Usage,
+)
+
+if TYPE_CHECKING:
+    from ._recordings import Recording
+
+__all__ = ("GENERATED", "Answer", "anthropic_message", "bedrock_output", "gemini_response", "total_tokens")
+
+Body = dict[str, Any]
+
+GENERATED = "call_replay_"
+"""The start of the ids the parser makes up for calls recorded without one."""
+
+
+class Answer:
+    """A turn's steps, calls, finish and usage (see the module doc)."""
+
+    __slots__ = ("calls", "finish", "reasoning", "steps", "text", "usage")
+
+    def __init__(self, events: list[Any]) -> None:
+        self.steps: list[
+            tuple[str, Any]
+        ] = []  # ("text" | "reasoning", str), ("call", ToolCall), ("failed", ...)
+        for event in events:
+            kind = type(event)
+            if kind is TextDelta or kind is ReasoningDelta:
+                step = "text" if kind is TextDelta else "reasoning"
+                if self.steps and self.steps[-1][0] == step:
+                    self.steps[-1] = (step, self.steps[-1][1] + event.text)
+                else:
+                    self.steps.append((step, event.text))
+            elif kind is ToolCallCompleted:
+                self.steps.append(("call", event.call))
+            elif kind is ToolCallFailed:
+                self.steps.append(("failed", event))
+        self.text = "".join(value for step, value in self.steps if step == "text")
+        self.reasoning = "".join(value for step, value in self.steps if step == "reasoning")
+        self.calls: list[ToolCall] = [value for step, value in self.steps if step == "call"]
+        self.finish = next((e for e in events if type(e) is StreamFinished), StreamFinished("stop"))
+        self.usage = self.finish.usage or Usage()
+
+
+def total_tokens(usage: Usage) -> int:
+    """The usage's total, or the sum of its parts when the provider sent none."""
+    return usage.total_tokens or (usage.input_tokens or 0) + (usage.output_tokens or 0)
+
+
+def anthropic_message(recording: Recording, model: str, answer: Answer) -> Body:
+    blocks: list[Body] = []
+    for kind, value in answer.steps:
+        if kind == "text":
+            blocks.append({"type": "text", "text": value})
+        elif kind == "reasoning":  # no signature in the events; a replay has no real one
+            blocks.append({"type": "thinking", "thinking": value, "signature": ""})
+        elif kind == "call":
+            blocks.append({"type": "tool_use", "id": value.id, "name": value.name, "input": value.arguments})
+        # A call cut off at max_tokens has no input object to show: the stop reason tells.
+    finish = answer.finish
+    return {
+        "id": f"msg_replay_{recording.name}_{recording.turn}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": blocks,
+        "stop_reason": finish.provider_reason or finish.reason,
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": answer.usage.input_tokens or 0,
+            "output_tokens": answer.usage.output_tokens or 0,
+        },
+    }
+
+
+def gemini_response(recording: Recording, model: str, answer: Answer) -> Body:
+    parts: list[Body] = []
+    for kind, value in answer.steps:
+        if kind == "text":
+            parts.append({"text": value})
+        elif kind == "reasoning":
+            parts.append({"text": value, "thought": True})
+        elif kind == "call":
+            call: ToolCall = value
+            function: Body = {"name": call.name, "args": call.arguments}
+            if not call.id.startswith(GENERATED):  # the Gemini API mostly sends none
+                function = {"id": call.id, **function}
+            parts.append({"functionCall": function})
+    usage = answer.usage
+    return {
+        "candidates": [
+            {
+                "content": {"parts": parts, "role": "model"},
+                "finishReason": answer.finish.provider_reason or "STOP",
+                "index": 0,
+            }
+        ],
+        "usageMetadata": {
+            "promptTokenCount": usage.input_tokens or 0,
+            "candidatesTokenCount": usage.output_tokens or 0,
+            "totalTokenCount": total_tokens(usage),
+        },
+        "modelVersion": model,
+        "responseId": f"replay-{recording.name}-{recording.turn}",
+    }
+
+
+def bedrock_output(recording: Recording, model: str, answer: Answer) -> Body:
+    blocks: list[Body] = []
+    for kind, value in answer.steps:
+        if kind == "text":
+            blocks.append({"text": value})
+        elif kind == "reasoning":
+            blocks.append({"reasoningContent": {"reasoningText": {"text": value}}})
+        elif kind == "call":
+            blocks.append({"toolUse": {"toolUseId": value.id, "name": value.name, "input": value.arguments}})
+    usage = answer.usage
+    return {
+        "output": {"message": {"role": "assistant", "content": blocks}},
+        "stopReason": answer.finish.provider_reason or "end_turn",
+        "usage": {
+            "inputTokens": usage.input_tokens or 0,
+            "outputTokens": usage.output_tokens or 0,
+            "totalTokens": total_tokens(usage),
+        },
+        "metrics": {"latencyMs": 0},
+    }

@@ -1,0 +1,45 @@
+"""What the replay server reads from a request's conversation history, as each provider would.
+
+:func:`conversation_turn` checks a request's history -- OpenAI Chat's,
+Cohere's and Ollama's ``messages``, Anthropic's and Bedrock's ``messages``
+of content blocks, Responses' ``input`` items, Gemini's ``contents`` -- by
+the rules that provider enforces, and raises :class:`Rejected` with the
+provider's own wording for the first rule broken (one module per provider,
+or per family of providers that share the rules).  Otherwise it returns
+which turn of a recorded conversation the request asks for: 1, plus one
+for each turn of the model's since the user's last prompt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ._anthropic import anthropic_turn
+from ._bedrock import bedrock_turn
+from ._chat import cohere_turn, openai_turn
+from ._gemini import gemini_turn
+from ._ollama import ollama_turn
+from ._rejected import Rejected
+from ._responses import responses_turn
+
+__all__ = ("RULES", "Rejected", "conversation_turn")
+
+RULES: dict[str, Callable[[Mapping[str, Any]], int]] = {
+    "openai": openai_turn,
+    "openai-responses": responses_turn,
+    "anthropic": anthropic_turn,
+    "ollama": ollama_turn,
+    "gemini": gemini_turn,
+    "bedrock": bedrock_turn,
+    "cohere": cohere_turn,
+}
+"""Each provider's rules: the request (a decoded JSON object) -> the turn it asks for."""
+
+
+def conversation_turn(provider: str, request: Mapping[str, Any]) -> int:
+    """The turn a request's history asks for (1 for a new prompt).
+
+    :raises Rejected: for a history ``provider`` would refuse.
+    """
+    return RULES[provider](request)

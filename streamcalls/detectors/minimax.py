@@ -1,0 +1,51 @@
+"""MiniMax-M2 tool calls (``source="minimax"``).
+
+One block holds every call of a turn::
+
+    <minimax:tool_call>
+    <invoke name="get_weather">
+    <parameter name="city">Paris</parameter>
+    <parameter name="days">3</parameter>
+    </invoke>
+    <invoke name="get_time">
+    </invoke>
+    </minimax:tool_call>
+
+- Names and keys may be in double or single quotes, or none (MiniMax's own parser reads all
+  three).  A value sits right between its tags and is kept verbatim, then typed by the
+  tools' schemas (:mod:`._values`); ``</parameter>`` ends it only where ``<parameter name=``,
+  ``</invoke>`` or ``</minimax:tool_call>`` follows (after blanks).
+- Each call completes at its ``</invoke>`` (or at ``</minimax:tool_call>`` when ``</invoke>``
+  is missing).  What joins it to the next ``<invoke`` and the block's closing tag are its
+  markup; anything else after a completed call is text again.
+- Malformed markup inside an ``<invoke>`` fails that call, up to its ``</invoke>``; the
+  block's other calls stand.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._base import Hold, Trigger, prefixes
+from ._callblock import CallBlock
+from ._xmlcall import Closer
+
+__all__ = ("MinimaxDetector",)
+
+OPENER = "<minimax:tool_call>"
+
+
+class MinimaxDetector(CallBlock):
+    name = "minimax"
+    triggers = (Trigger("<", re.escape(OPENER[1:])),)
+    holds = (Hold(prefixes(OPENER), "<"),)
+    opener = OPENER
+    call_open = "<invoke name="
+    parameter_open = "<parameter name="
+    call_end = "</invoke>"
+    end = "</minimax:tool_call>"
+    block_end = (call_end, end)
+    closer = Closer("</parameter>", (parameter_open, call_end, end))
+    quoted_names = True
+
+    __slots__ = ()

@@ -1,0 +1,52 @@
+"""Qwen3-Coder and Qwen3.5 XML tool calls (``source="qwen3_coder"``).
+
+What the chat template renders for a call (the model writes the same)::
+
+    <tool_call>
+    <function=get_weather>
+    <parameter=city>
+    Paris
+    </parameter>
+    <parameter=days>
+    3
+    </parameter>
+    </function>
+    </tool_call>
+
+- Exactly one line end after ``<parameter=KEY>`` and one before ``</parameter>`` are markup;
+  everything else is the value, which may hold line ends and ``<`` (issue 15, rule 2).  A
+  ``</parameter>`` ends the value only where ``<parameter=``, ``</function>`` or
+  ``</tool_call>`` follows it (after blanks): ``print("</parameter>")`` in code is value.
+- Values are typed by the tools' schemas (:mod:`._values`); without one they are strings.
+- The call completes at ``</function>`` (or at ``</tool_call>`` when ``</function>`` is
+  missing).  ``</tool_call>`` after it is the call's markup; several ``<function=...>``
+  blocks in one ``<tool_call>`` are several calls (the block machine: :mod:`._callblock`).
+- ``<tool_call>`` is shared with ``hermes`` and ``glm``: with more than one of them on, what
+  follows it decides (:mod:`._tooltag`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._base import Hold, Trigger, prefixes
+from ._callblock import CallBlock
+from ._xmlcall import Closer
+
+__all__ = ("Qwen3CoderDetector",)
+
+
+class Qwen3CoderDetector(CallBlock):
+    name = "qwen3_coder"
+    triggers = (Trigger("<", re.escape("tool_call>")),)
+    holds = (Hold(prefixes("<tool_call>"), "<"),)
+    opener = "<tool_call>"
+    call_open = "<function="
+    parameter_open = "<parameter="
+    call_end = "</function>"
+    end = "</tool_call>"
+    block_end = (call_end, end)
+    closer = Closer("</parameter>", (parameter_open, call_end, end), newline=True)
+    newline_after_tag = True  # the one line end after <parameter=KEY> is markup
+
+    __slots__ = ()

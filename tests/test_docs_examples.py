@@ -1,0 +1,142 @@
+"""The site's programs run as written -- against ``streamcalls serve`` where they name it -- and print what the
+pages say they do.
+
+Each program runs once (one replay server per set of options, shared); the
+programs whose output the pages describe are held to it here, by the page and
+heading they are under.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import streamcalls
+import streamcalls.testing
+from tests.docblocks import DOCS, Block, Servers, run_program, site_blocks
+
+PROGRAMS = [block for block in site_blocks() if block.kind == "program"]
+
+ANSWER = (  # streamcalls/demo_streams/openai_plan_day.turn2.sse (the same answer for every provider)
+    "Saturday looks good: sunny and 21 °C in Paris. The Musée du Louvre is open 09:00-18:00, "
+    "so see it in the morning and keep the afternoon for a walk along the Seine."
+)
+TEXT = "Let me check the weather in Paris and the Louvre's opening hours for Saturday."
+WEATHER = '{"city":"Paris","temperature":21,"unit":"celsius"}'
+HOURS = "Musée du Louvre is open 09:00-18:00 on Saturday"
+
+
+def first_stream(out: str) -> None:
+    assert out == (
+        f"{TEXT}\n-> get_weather({{'city': 'Paris', 'unit': 'celsius'}})"
+        "\n\n-> get_opening_hours({'place': 'Musée du Louvre', 'day': 'Saturday', 'lang': 'en'})\n"
+    )
+
+
+def first_tool_loop(out: str) -> None:
+    lines = [line for line in out.splitlines() if line]
+    assert lines[0] == TEXT
+    assert [line for line in lines if line.startswith("->")] == [  # in stream order
+        "-> get_weather started",
+        "-> get_opening_hours started",
+    ]
+    assert sorted(line for line in lines if line.startswith("<-")) == [  # finishing order is timing
+        f"<- get_opening_hours: {HOURS}",
+        f"<- get_weather: {WEATHER}",
+    ]
+    assert lines[-1] == ANSWER  # the second request's turn: the history was accepted
+
+
+def sdk_loop(out: str) -> None:
+    lines = [line for line in out.splitlines() if line]
+    assert lines[0] == TEXT
+    assert sorted(lines[1:3]) == [f"<- get_opening_hours: {HOURS}", f"<- get_weather: {WEATHER}"]
+    assert lines[3:] == [ANSWER]  # the SDK sent run.messages() back, and the server took the history
+
+
+def live_arguments(out: str) -> None:
+    recording = streamcalls.testing.bundled_recordings()["openai/plan_and_write"].body
+    calls = [e.call for e in streamcalls.parse(recording) if isinstance(e, streamcalls.ToolCallCompleted)]
+    content = calls[-1].arguments["content"]
+    assert out == (
+        "-> get_weather(city, unit)\n-> get_opening_hours(place, day, lang)\n"
+        f"writing saturday_plan.md:\n{content}-> write_file(path, content)\n"
+    )
+
+
+def closing_the_loop(out: str) -> None:
+    *lines, answer = out.splitlines()
+    assert answer == ANSWER  # the server's next turn: the history was accepted
+    messages: list[dict[str, Any]] = [json.loads(line) for line in lines]
+    assert messages == [
+        {"role": "user", "content": "Plan my Saturday"},
+        {
+            "role": "assistant",
+            "content": TEXT,
+            "tool_calls": [
+                {
+                    "id": "call_weather",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city":"Paris","unit":"celsius"}'},
+                },
+                {
+                    "id": "call_hours",
+                    "type": "function",
+                    "function": {
+                        "name": "get_opening_hours",
+                        "arguments": '{"place":"Musée du Louvre","day":"Saturday","lang":"en"}',
+                    },
+                },
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_weather", "content": WEATHER},
+        {"role": "tool", "tool_call_id": "call_hours", "content": HOURS},
+    ]
+    # The assistant message it wrote reads back as the calls that were streamed.
+    calls = streamcalls.extract(messages[1])
+    assert [(c.id, c.name) for c in calls] == [
+        ("call_weather", "get_weather"),
+        ("call_hours", "get_opening_hours"),
+    ]
+
+
+def silent(out: str) -> None:
+    assert out == ""  # it checks itself with asserts
+
+
+# What each program prints, by the page and heading it is under.
+CHECKS: dict[tuple[str, str], Callable[[str], None]] = {
+    ("getting-started.md", "Against the replay server"): first_stream,
+    ("getting-started.md", "A first tool loop"): first_tool_loop,
+    ("getting-started.md", "With the openai SDK"): sdk_loop,
+    ("getting-started.md", "With the anthropic SDK"): sdk_loop,
+    ("guide/live-arguments.md", "Against the replay server"): live_arguments,
+    ("guide/codec.md", "Closing the loop by hand"): closing_the_loop,
+    ("guide/async-and-tools.md", "Tools from typed functions"): silent,
+}
+
+
+def key(block: Block) -> tuple[str, str]:
+    return (str(block.page.relative_to(DOCS)), block.heading)
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[Servers]:
+    pool = Servers()
+    yield pool
+    pool.close()
+
+
+def test_every_program_is_checked() -> None:
+    """Each program's output is held to what its page says: a new program on the site gets a check here."""
+    assert sorted(map(key, PROGRAMS)) == sorted(CHECKS)
+
+
+@pytest.mark.parametrize("block", PROGRAMS, ids=[block.where for block in PROGRAMS])
+def test_every_program_runs_as_written(block: Block, servers: Servers) -> None:
+    result = run_program(block, servers)
+    assert result.returncode == 0, result.stderr
+    CHECKS[key(block)](result.stdout)
