@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -103,6 +104,36 @@ def test_an_opening_fence_at_the_end_of_input_is_a_failed_call() -> None:
     events = feed_chunks(["done.\n~~~tool_call"], "text")  # type: ignore[list-item]
     assert texts(events) == "done.\n"
     assert [type(e) for e in events[1:3]] == [ToolCallStarted, ToolCallFailed]
+
+
+OBJECT = '{"name": "f", "arguments": {"x": 1}}'
+BLANK_LINES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
+    "fence opening": (lambda blanks: f"~~~tool_call{blanks}\n{OBJECT}\n~~~\n", ("fence",)),
+    "fence closing": (lambda blanks: f"~~~tool_call\n{OBJECT}\n~~~{blanks}\n", ("fence",)),
+    "json block opening": (lambda blanks: f"```json{blanks}\n{OBJECT}\n```\n", ("json",)),
+    "json block closing": (lambda blanks: f"```json\n{OBJECT}\n```{blanks}\nafter", ("json",)),
+    "call list": (lambda blanks: f"Hi\n[{blanks}f(x=1)]\n", ("pythonic",)),
+}
+
+
+@pytest.mark.parametrize("case", list(BLANK_LINES))
+def test_blanks_in_a_marker_line_count_up_to_64_however_chunked(case: str) -> None:
+    # Found by the fuzzer: the holds waited for 64 blanks, the patterns took any number, so a
+    # marker line with more blanks was markup when fed whole and text when cut into pieces.
+    write, detect = BLANK_LINES[case]
+    for blanks in (64, 65):
+        text = write(" " * blanks)
+        whole = feed_chunks([text.encode()], "text", detect=detect)
+        for size in (1, 7, 8):
+            pieces = [text.encode()[i : i + size] for i in range(0, len(text.encode()), size)]
+            assert normalize(feed_chunks(pieces, "text", detect=detect)) == normalize(whole)
+        line = next(line for line in text.split("\n") if " " * blanks in line)
+        kept = texts(whole) + "".join(e.raw for e in whole if isinstance(e, ToolCallFailed))
+        # 64 blanks: the line is markup, and the call completes; 65: the line is text (or the
+        # body of a block that then never closes).
+        assert (line in kept) is (blanks > 64)
+        if blanks == 64:
+            assert calls(whole) == [ToolCall("call_gen_0", "f", {"x": 1}, 0, detect[0])]
 
 
 def test_a_models_late_id_wins_and_stays_unique() -> None:

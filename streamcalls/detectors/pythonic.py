@@ -67,10 +67,10 @@ _END_TOKEN = 7  # after "]"
 class PythonicDetector(StateDetector):
     name = "pythonic"
     triggers = (
-        Trigger("[", r"[ \t]*[A-Za-z_]", line_start=True, tier=SHAPED),
+        Trigger("[", r"[ \t]{0,64}[A-Za-z_]", line_start=True, tier=SHAPED),
         Trigger("<", re.escape(_PYTHON_START[1:])),
     )
-    holds = (Hold(r"\[[ \t]*", "[", line_start=True), Hold(prefixes(_PYTHON_START), "<"))
+    holds = (Hold(r"\[[ \t]{0,64}", "[", line_start=True), Hold(prefixes(_PYTHON_START), "<"))
 
     __slots__ = ("_arguments", "_call", "_json", "_name", "_skipper")
 
