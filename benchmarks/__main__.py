@@ -3,7 +3,9 @@
 ``python -m benchmarks --quick`` is a smaller, faster pass (1 and 10 KB
 arguments, short budgets) for checking changes; ``python -m benchmarks
 --profile openai-4x2KB`` prints where streamcalls spends its time on one
-stream instead of benchmarking.
+stream instead of benchmarking; ``python -m benchmarks --formats`` runs only
+the open-weight text formats' rows (streams of calls in each format, prose
+under the default and every detector).
 """
 
 from __future__ import annotations
@@ -176,6 +178,19 @@ def _endurance_and_load(long_run: dict[str, Any], loaded: dict[str, Any]) -> str
     )
 
 
+def formats_only(quick: bool) -> int:
+    """``--formats``: the open-weight text formats' groups alone, their table and targets."""
+    results = []
+    for title, make, settings in textformats.groups(quick):
+        streams = make()
+        _log(f"{title}: {', '.join(s.key for s in streams)}")
+        results += measure_group(streams, textformats.FORMAT_CONTENDERS, settings, _log)
+    print(textformats.markdown_formats(results))
+    print()
+    print(report.markdown_targets(textformats.targets(results)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -186,11 +201,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", metavar="STREAM", help="profile streamcalls on one stream, e.g. openai-4x2KB"
     )
+    parser.add_argument(
+        "--formats", action="store_true", help="only the open-weight text formats' rows (a few minutes)"
+    )
     args = parser.parse_args(argv)
     if args.profile:
         from .profile import profile
 
         return profile(args.profile)
+    if args.formats:
+        return formats_only(args.quick)
     return run(args.quick, args.out, not args.no_chart)
 
 

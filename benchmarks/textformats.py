@@ -1,11 +1,14 @@
 """The open-weight text formats of ``make bench``: streams full of calls, and prose under every detector.
 
-- ``text-qwen3_coder``, ``text-glm``, ``text-minimax``: a plain text stream (4-byte reads) of a
-  short paragraph, then a call with about 4 KB of typed arguments
-  (``streams.make_arguments``: strings, an int, a bool, null, arrays of objects), written as
-  the format's chat template writes it, over and over, at 100 KB and 1 MB.  The parser gets
-  the tools' schemas, so the calls must come out typed exactly as generated.  Linear: the
-  1 MB stream may cost at most 11x the 100 KB one.
+``python -m benchmarks --formats`` runs only these rows.
+
+- ``text-harmony``, ``text-kimi``, ``text-pythonic``, ``text-qwen3_coder``, ``text-glm``,
+  ``text-minimax``: a plain text stream (4-byte reads) of a short paragraph, then a call with
+  about 4 KB of typed arguments (``streams.make_arguments``: strings, an int, a bool, null,
+  arrays of objects), written as the format's chat template (or renderer) writes it, over and
+  over, at 100 KB and 1 MB.  The parser gets the tools' schemas, so the calls must come out
+  typed exactly as generated (the XML formats' values by the schemas, the others by their
+  own literals).  Linear: the 1 MB stream may cost at most 11x the 100 KB one.
 - ``text-prose``: 1 MB of markdown prose (code blocks with ``<``, ``[``, ``{``, strikethrough
   ``~~``) and no call, in 4-byte and 64 KiB reads: the default detectors against every
   registered detector on.  Target: every detector costs at most 1.3x the default.
@@ -35,7 +38,7 @@ __all__ = (
     "targets",
 )
 
-FORMATS = ("qwen3_coder", "glm", "minimax")
+FORMATS = ("harmony", "kimi", "pythonic", "qwen3_coder", "glm", "minimax")
 SIZES = (100_000, 1_000_000)
 PROSE_READS = (4, 64 << 10)
 _PARAMETERS = {
@@ -58,8 +61,23 @@ def _value(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def render(fmt: str, name: str, args: dict[str, Any]) -> str:
-    """A call as the format's chat template writes it (Qwen3-Coder, GLM-4.6, MiniMax-M2)."""
+def render(fmt: str, name: str, args: dict[str, Any], number: int = 0) -> str:
+    """A call as the format's chat template or renderer writes it (gpt-oss's Harmony, Kimi K2,
+    Llama 3.2, Qwen3-Coder, GLM-4.6, MiniMax-M2); ``number`` is the call's index, for Kimi's id."""
+    if fmt == "harmony":
+        return (
+            "<|start|>assistant<|channel|>analysis<|message|>The user wants this done.<|end|>"
+            f"<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>"
+            f"{json.dumps(args, ensure_ascii=False)}<|call|>"
+        )
+    if fmt == "kimi":
+        return (
+            f"<|tool_calls_section_begin|><|tool_call_begin|>{kimi_id(name, number)}"
+            f"<|tool_call_argument_begin|>{json.dumps(args, ensure_ascii=False)}<|tool_call_end|>"
+            "<|tool_calls_section_end|>"
+        )
+    if fmt == "pythonic":
+        return f"[{name}({', '.join(f'{key}={value!r}' for key, value in args.items())})]"
     if fmt == "qwen3_coder":
         params = "".join(f"<parameter={k}>\n{_value(v)}\n</parameter>\n" for k, v in args.items())
         return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
@@ -72,6 +90,10 @@ def render(fmt: str, name: str, args: dict[str, Any]) -> str:
     return f'<minimax:tool_call>\n<invoke name="{name}">\n{params}</invoke>\n</minimax:tool_call>'
 
 
+def kimi_id(name: str, number: int) -> str:
+    return f"functions.{name}:{number}"
+
+
 def format_stream(
     fmt: str, total_bytes: int, args_bytes: int = 4096, read_size: int = 4, seed: int = 1
 ) -> Stream:
@@ -82,9 +104,11 @@ def format_stream(
     calls: list[Call] = []
     size = 0
     while size < total_bytes:
-        call = Call(ids(), rng.choice(_TOOL_NAMES), make_arguments(rng, args_bytes))
+        name = rng.choice(_TOOL_NAMES)
+        call_id = kimi_id(name, len(calls)) if fmt == "kimi" else ids()  # Kimi's ids are on the wire
+        call = Call(call_id, name, make_arguments(rng, args_bytes))
         calls.append(call)
-        part = _markdown_paragraph(rng) + render(fmt, call.name, call.arguments) + "\n\n"
+        part = _markdown_paragraph(rng) + render(fmt, call.name, call.arguments, len(calls) - 1) + "\n\n"
         parts.append(part)
         size += len(part.encode())
     data = "".join(parts).encode()

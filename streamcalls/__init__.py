@@ -33,6 +33,7 @@ from ._events import (
     Usage,
 )
 from ._limits import Limits
+from ._models import MODEL_FAMILIES, detectors_for_model
 from ._names import ProviderName
 from ._parser import ParserState, StreamParser
 from ._partial import PartialArguments
@@ -77,6 +78,7 @@ __version__ = "0.1.0"
 """The package's version."""
 
 __all__ = (
+    "MODEL_FAMILIES",
     "Event",
     "Limits",
     "MalformedStreamError",
@@ -107,6 +109,7 @@ __all__ = (
     "__version__",
     "aparse",
     "augment_system_prompt",
+    "detectors_for_model",
     "encode_call",
     "encode_result",
     "encode_tools",

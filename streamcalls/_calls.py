@@ -140,6 +140,7 @@ class CallAssembler:
         "_max_arguments",
         "_max_buffered",
         "_new_id",
+        "_next_suffix",
         "_open",
         "_opened",
         "_out",
@@ -167,6 +168,7 @@ class CallAssembler:
         self._new_id = id_factory or random_call_id
         self._open: list[Call] = []
         self._ids: set[str] = set()  # ids of the calls started so far
+        self._next_suffix: dict[str, int] = {}  # per repeated id, the "#n" to try next
         self._opened = 0  # calls opened so far, for max_calls
         self.count = 0  # calls started so far; the next call's index
         self.completed = 0
@@ -216,9 +218,11 @@ class CallAssembler:
         the id of an earlier one gets a ``#2`` (``#3``, ...) suffix on it."""
         ids = self._ids
         if call_id in ids:
-            number = 2
+            # Numbers below the one remembered are taken: an id repeated n times costs O(n), not O(n²).
+            number = self._next_suffix.get(call_id, 2)
             while f"{call_id}#{number}" in ids:
                 number += 1
+            self._next_suffix[call_id] = number + 1
             call_id = f"{call_id}#{number}"
         ids.add(call_id)
         return call_id

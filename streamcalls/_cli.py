@@ -1,6 +1,6 @@
 """The command line: replay a recorded stream, measure the parser on recordings, serve them, run the demo.
 
-streamcalls replay FILE [--provider P] [--detect NAMES] [--chunk N] [--delay S] [--json] [--partial]
+streamcalls replay FILE [--provider P] [--detect NAMES] [--model NAME] [--chunk N] [--delay S] [--json] [--partial]
 streamcalls bench FILE... [--provider P] [--detect NAMES] [--chunk N] [--json]
 streamcalls serve [--host H] [--port N] [--recordings DIR] [--max-chunk N] [--max-delay S] [--seed N]
 streamcalls demo
@@ -224,10 +224,11 @@ def replay(
     detect: Sequence[str] | None = None,
     partial: bool = False,
     out: TextIO | None = None,
+    model: str | None = None,
 ) -> int:
     """Feed ``data`` in chunks (``chunk <= 0``: whole) and print each event as it comes; returns an exit status."""
     out = out or sys.stdout
-    parser = StreamParser(provider, detect=detect, partial_arguments=partial)
+    parser = StreamParser(provider, detect=detect, partial_arguments=partial, model=model)
     strings = _GrowingStrings()
     started = time.perf_counter()
     failed = False
@@ -265,6 +266,11 @@ def _add_replay(commands: Commands) -> None:
         action="store_true",
         help="also print each call's arguments as they stream (partial_arguments=True: ToolCallPatch events)",
     )
+    command.add_argument(
+        "--model",
+        metavar="NAME",
+        help="the model's name: its family's text detectors join the defaults (e.g. openai/gpt-oss-20b)",
+    )
     command.set_defaults(run=_run_replay)
 
 
@@ -278,6 +284,7 @@ def _run_replay(args: argparse.Namespace) -> int:
         as_json=args.json,
         detect=args.detect,
         partial=args.partial,
+        model=args.model,
     )
 
 

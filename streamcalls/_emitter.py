@@ -36,6 +36,7 @@ class Emitter:
         "errored",
         "finished",
         "limits",
+        "on_model",
         "out",
         "report_invalid_utf8",
         "text",
@@ -62,9 +63,18 @@ class Emitter:
         # The text channel: text detectors replace these two.
         self.text: TextSink = self._plain_text
         self.text_end: Callable[[], None] = _nothing
+        # What the model name a stream carries does (set when neither detect= nor model= was given).
+        self.on_model: Callable[[str], None] | None = None
 
     def _plain_text(self, text: str) -> None:
         self.out.append(TextDelta(text))
+
+    def model(self, name: str) -> None:
+        """The stream named its model: the first name decides the detectors its family adds."""
+        hook = self.on_model
+        if hook is not None and name:
+            self.on_model = None
+            hook(name)
 
     def reasoning(self, text: str) -> None:
         self.out.append(ReasoningDelta(text))

@@ -16,7 +16,7 @@ from typing import Any
 from ._errors import UsageError
 from ._limits import DEFAULT_LIMITS, Limits
 
-__all__ = ("check_idle_timeout", "check_parser_options")
+__all__ = ("check_idle_timeout", "check_model", "check_parser_options")
 
 
 def check_parser_options(
@@ -29,6 +29,7 @@ def check_parser_options(
     limits: object,
     strict: object,
     partial_arguments: object = False,
+    model: object = None,
 ) -> Limits:
     """Check :class:`~streamcalls.StreamParser`'s options; returns the limits to use."""
     if native is not None and type(native) is not bool:
@@ -45,11 +46,18 @@ def check_parser_options(
         raise UsageError(f"strict must be True or False, not {strict!r}")
     if type(partial_arguments) is not bool:
         raise UsageError(f"partial_arguments must be True or False, not {partial_arguments!r}")
+    check_model(model)
     if limits is None:
         return DEFAULT_LIMITS
     if not isinstance(limits, Limits):
         raise UsageError(f"limits must be a streamcalls.Limits, not {type(limits).__name__}")
     return limits
+
+
+def check_model(model: object) -> None:
+    """``model=`` is a model's name, or None."""
+    if model is not None and not isinstance(model, str):
+        raise UsageError(f"model takes a model's name, e.g. 'openai/gpt-oss-20b', not {model!r:.100}")
 
 
 def check_idle_timeout(idle_timeout: Any) -> float:

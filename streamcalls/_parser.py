@@ -19,7 +19,7 @@ from ._names import ProviderName
 from ._options import check_parser_options
 from ._records import Framer
 from ._utf8 import Utf8CheckedFramer, Utf8Filter
-from .detectors import DEFAULT_DETECT, build_channel
+from .detectors import build_channel, default_detect, follow_model
 from .providers import adapter_for, recognize
 
 __all__ = ("ParserState", "StreamParser")
@@ -71,8 +71,16 @@ class StreamParser:
         never run.
     :param detect: the text detectors to run on the text channel, by name:
         ``"fence"``, ``"json"``, ``"hermes"``, ``"mistral"``, ``"llama"``,
-        ``"deepseek"``, ``"qwen3_coder"``, ``"glm"``, ``"minimax"``; ``()``
-        turns detection off.
+        ``"deepseek"``, ``"harmony"``, ``"kimi"``, ``"pythonic"``,
+        ``"qwen3_coder"``, ``"glm"``, ``"minimax"``; ``()`` turns detection
+        off.  Without it: ``"fence"`` and ``"json"``, and the detectors of
+        the model's family.
+    :param model: the model's name (``"openai/gpt-oss-20b"``,
+        ``"qwen3-coder:30b"``): the detectors of its family join the
+        defaults (see :func:`~streamcalls.detectors_for_model`; an unknown
+        name adds none).  Without ``model=`` and ``detect=``, the
+        ``model`` an OpenAI-compatible or Ollama stream carries does the
+        same, from the first record that names one.
     :param tools: the tools the model was given: names, dicts in any
         provider's tool shape, or objects with a ``name`` and a ``parameters``
         dict (a :class:`~streamcalls.Tool`; a typed function goes in as
@@ -108,6 +116,7 @@ class StreamParser:
         limits: Limits | None = None,
         strict: bool = False,
         partial_arguments: bool = False,
+        model: str | None = None,
     ) -> None:
         limits = check_parser_options(
             native=native,
@@ -118,6 +127,7 @@ class StreamParser:
             limits=limits,
             strict=strict,
             partial_arguments=partial_arguments,
+            model=model,
         )
         emit = Emitter(
             limits,
@@ -126,11 +136,13 @@ class StreamParser:
             report_invalid_utf8=invalid_utf8 == "report",
             partial_arguments=partial_arguments,
         )
-        detect = DEFAULT_DETECT if detect is None else tuple(detect)
-        if detect:
-            channel = build_channel(emit.out, emit.calls, detect, tools, fallback=native is True)
+        names = default_detect(model) if detect is None else tuple(detect)
+        if names:
+            channel = build_channel(emit.out, emit.calls, names, tools, fallback=native is True)
             emit.text = channel.push
             emit.text_end = channel.end
+            if detect is None and model is None:
+                emit.on_model = follow_model(channel)
         self._emit = emit
         self._out = emit.out
         self._strict = strict

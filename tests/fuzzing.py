@@ -1,13 +1,15 @@
 """The fuzz harness: one input -> one parser run, checked.
 
-An input is three header bytes and a stream:
+An input is four header bytes and a stream:
 
-- byte 0 picks the provider (``auto`` or a named one): ``byte % len(PROVIDERS)``;
-  ``byte // len(PROVIDERS)`` is a bit set of the detectors after the first six,
-- byte 1's bits 0-5 are a bit set of the first six text detectors (all six set:
-  every registered detector); bit 6 reports invalid UTF-8 instead of replacing
-  it, bit 7 picks tiny limits,
-- byte 2 picks ``native=`` and the chunk size.
+- byte 0 picks the provider (``auto`` or a named one),
+- byte 1 is a bit set of the first six text detectors; bit 6 reports invalid
+  UTF-8 instead of replacing it, bit 7 picks tiny limits,
+- byte 2 picks ``native=`` and the chunk size,
+- byte 3's bits 0-5 are a bit set of the six detectors after the first six
+  (harmony, kimi, pythonic, qwen3_coder, glm, minimax; inputs saved before
+  they were registered have a 0 there), so every set of the twelve is one
+  header.
 
 ``fuzz_one`` feeds the stream in those chunks and checks what every input
 must give, however hostile: no exception from ``feed``/``close``, the call
@@ -15,7 +17,8 @@ event protocol (see ``support.check_protocol``), an idempotent ``close``,
 ``feed`` after ``close`` raising ``UsageError``, the same events (up to
 how deltas are split) as feeding the stream whole, and -- for whatever text
 reached the text channel, under any provider -- rule 8: no character of it
-lost (see ``conservation.check_conservation``).  The chunked run also has
+lost, the reasoning the channel gave counted as kept
+(see ``conservation.check_conservation``).  The chunked run also has
 ``partial_arguments=True``: its patches follow the rules
 (``partial_rules.check_patches``), and without them its events are the whole
 run's, which has no patches.  ``fuzz/run.py`` drives it
@@ -25,7 +28,7 @@ with atheris; ``tests/test_fuzz.py`` with hypothesis and the regression inputs.
 from __future__ import annotations
 
 import streamcalls
-from streamcalls import Limits, StreamParser, ToolCallStarted, UsageError
+from streamcalls import Limits, ReasoningDelta, StreamParser, ToolCallStarted, UsageError
 from tests.conservation import check_conservation
 from tests.partial_rules import check_patches, without_patches
 from tests.support import DATA, check_protocol, corpus, counter_ids, normalize
@@ -41,8 +44,21 @@ PROVIDERS = (
     "cohere",
     "text",
 )
-DETECTORS = ("fence", "json", "hermes", "mistral", "llama", "deepseek", "qwen3_coder", "glm", "minimax")
-FIRST = 6  # the detectors byte 1 picks; the rest are picked by byte 0 (see the module docstring)
+DETECTORS = (
+    "fence",
+    "json",
+    "hermes",
+    "mistral",
+    "llama",
+    "deepseek",
+    "harmony",
+    "kimi",
+    "pythonic",
+    "qwen3_coder",
+    "glm",
+    "minimax",
+)
+HEADER = 4  # bytes
 NATIVE = (None, True, False)
 TINY = Limits(
     max_line_bytes=512,
@@ -57,26 +73,14 @@ TINY = Limits(
 
 def header(provider: str, *, detect: tuple[str, ...] = ("fence", "json"), tiny: bool = False) -> bytes:
     """The header bytes that select these options (for seeds and regressions)."""
-    if set(detect) == set(DETECTORS):
-        bits, extra = (1 << FIRST) - 1, 0
-    else:
-        bits = sum(1 << DETECTORS.index(name) for name in detect if DETECTORS.index(name) < FIRST)
-        extra = sum(1 << DETECTORS.index(name) - FIRST for name in detect if DETECTORS.index(name) >= FIRST)
-    first = PROVIDERS.index(provider) + len(PROVIDERS) * extra
-    if first > 255:
-        raise ValueError(f"no header selects {detect!r} under {provider!r}")
-    return bytes([first, bits | (0x80 if tiny else 0), 7 << 2])
+    bits = sum(1 << DETECTORS.index(name) for name in detect)
+    return bytes([PROVIDERS.index(provider), bits & 0x3F | (0x80 if tiny else 0), 7 << 2, bits >> 6])
 
 
-def detectors(first: int, second: int) -> tuple[str, ...]:
-    """The text detectors a header's first two bytes select."""
-    bits = second & ((1 << FIRST) - 1)
-    if bits == (1 << FIRST) - 1:
-        return DETECTORS
-    extra = first // len(PROVIDERS)
-    return tuple(name for bit, name in enumerate(DETECTORS[:FIRST]) if bits >> bit & 1) + tuple(
-        name for bit, name in enumerate(DETECTORS[FIRST:]) if extra >> bit & 1
-    )
+def detectors(data: bytes) -> tuple[str, ...]:
+    """The detectors an input's header turns on."""
+    bits = data[1] & 0x3F | data[3] << 6
+    return tuple(name for bit, name in enumerate(DETECTORS) if bits >> bit & 1)
 
 
 class TextTap:
@@ -94,6 +98,7 @@ class TextTap:
         push, end = emit.text, emit.text_end
         self.pieces: list[str] = []
         self.calls: set[int] = set()
+        self.reasoning: set[int] = set()  # id() of each ReasoningDelta the channel gave
 
         def tapped_push(text: str) -> None:
             start = len(out)
@@ -111,6 +116,7 @@ class TextTap:
 
     def _note(self, events: list[streamcalls.Event]) -> None:
         self.calls.update(e.index for e in events if type(e) is ToolCallStarted)
+        self.reasoning.update(id(e) for e in events if type(e) is ReasoningDelta)
 
     @property
     def text(self) -> str:
@@ -137,20 +143,20 @@ def run(
 
 
 def fuzz_one(data: bytes) -> None:
-    if len(data) < 3:
+    if len(data) < HEADER:
         return
     provider = PROVIDERS[data[0] % len(PROVIDERS)]
-    detect = detectors(data[0], data[1])
+    detect = detectors(data)
     limits = TINY if data[1] & 0x80 else None
     native = NATIVE[data[2] % 3]
     chunk = 1 + (data[2] >> 2) % 61
-    stream = data[3:]
+    stream = data[HEADER:]
     invalid_utf8 = "report" if data[1] & 0x40 else "replace"
     options = {"detect": detect, "native": native, "limits": limits, "invalid_utf8": invalid_utf8}
     chunked, tap = run(stream, chunk, provider, partial_arguments=True, **options)
     check_protocol(chunked)
     check_patches(chunked, sparse=True)
-    check_conservation(tap.text, chunked, tap.calls)
+    check_conservation(tap.text, chunked, tap.calls, reasoning=tap.reasoning, harmony="harmony" in detect)
     whole, _ = run(stream, max(1, len(stream)), provider, **options)
     assert normalize(without_patches(chunked)) == normalize(whole), "chunking changed the events"
 

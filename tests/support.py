@@ -16,6 +16,7 @@ from streamcalls import (
     ReasoningDelta,
     StreamFinished,
     TextDelta,
+    ToolCall,
     ToolCallCompleted,
     ToolCallDelta,
     ToolCallFailed,
@@ -132,6 +133,32 @@ def corpus() -> list[Case]:
         if path.suffix in STREAM_SUFFIXES and not path.name.endswith((".events.jsonl", ".options.json")):
             cases.append(Case(path, path.parent.name))
     return cases
+
+
+def completed_calls(events: Sequence[Event]) -> list[ToolCall]:
+    return [e.call for e in events if isinstance(e, ToolCallCompleted)]
+
+
+def failed_calls(events: Sequence[Event]) -> list[ToolCallFailed]:
+    return [e for e in events if isinstance(e, ToolCallFailed)]
+
+
+def text_of(events: Sequence[Event]) -> str:
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
+
+
+def reasoning_of(events: Sequence[Event]) -> str:
+    return "".join(e.text for e in events if isinstance(e, ReasoningDelta))
+
+
+def text_run(detect: tuple[str, ...]) -> Callable[..., list[Event]]:
+    """A function that parses a whole text with these detectors (and deterministic ids)."""
+
+    def run(text: str, **options: Any) -> list[Event]:
+        options.setdefault("detect", detect)
+        return feed_chunks([text.encode()], "text", **options)
+
+    return run
 
 
 CALL_EVENTS = (ToolCallStarted, ToolCallDelta, ToolCallCompleted, ToolCallFailed)

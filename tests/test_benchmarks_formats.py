@@ -10,9 +10,9 @@ from benchmarks.contenders import Contender
 from benchmarks.runner import Settings, check, measure_group
 from benchmarks.streams import Stream
 
-TINY = [textformats.format_stream(fmt, 6000, args_bytes=500) for fmt in textformats.FORMATS] + [
-    textformats.prose_stream(6000, read) for read in textformats.PROSE_READS
-]
+CALLS = [textformats.format_stream(fmt, 6000, args_bytes=500) for fmt in textformats.FORMATS]
+PROSE = [textformats.prose_stream(6000, read) for read in textformats.PROSE_READS]
+TINY = CALLS + PROSE
 PAIRS = [(s, c) for s in TINY for c in textformats.FORMAT_CONTENDERS if c.applies(s)]
 
 
@@ -24,10 +24,11 @@ def test_contender_finds_the_generated_typed_calls(stream: Stream, contender: Co
 
 
 def test_streams_hold_calls_and_prose_holds_none() -> None:
-    for stream in TINY[:3]:
+    assert [stream.wire for stream in CALLS] == [f"text-{fmt}" for fmt in textformats.FORMATS]
+    for stream in CALLS:
         assert stream.n_calls >= 2
         assert stream.size >= 6000
-    assert all(stream.n_calls == 0 for stream in TINY[3:])
+    assert all(stream.n_calls == 0 for stream in PROSE)
 
 
 def test_the_table_and_targets_render() -> None:

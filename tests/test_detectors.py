@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 import streamcalls
 from streamcalls import (
     Event,
+    ReasoningDelta,
     StreamParser,
     TextDelta,
     ToolCall,
@@ -21,6 +24,7 @@ from streamcalls import (
     ToolCallStarted,
     UsageError,
 )
+from streamcalls.detectors import DETECTORS
 from tests.streams import (
     ANTHROPIC_END,
     ANTHROPIC_START,
@@ -32,6 +36,7 @@ from tests.streams import (
 from tests.support import counter_ids, feed_chunks, normalize, split_at
 
 ALL = ("fence", "json", "hermes", "mistral", "llama", "deepseek")
+EVERY = tuple(DETECTORS)  # every registered detector
 
 
 def text_parser(**options: Any) -> StreamParser:
@@ -99,6 +104,36 @@ def test_an_opening_fence_at_the_end_of_input_is_a_failed_call() -> None:
     events = feed_chunks(["done.\n~~~tool_call"], "text")  # type: ignore[list-item]
     assert texts(events) == "done.\n"
     assert [type(e) for e in events[1:3]] == [ToolCallStarted, ToolCallFailed]
+
+
+OBJECT = '{"name": "f", "arguments": {"x": 1}}'
+BLANK_LINES: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
+    "fence opening": (lambda blanks: f"~~~tool_call{blanks}\n{OBJECT}\n~~~\n", ("fence",)),
+    "fence closing": (lambda blanks: f"~~~tool_call\n{OBJECT}\n~~~{blanks}\n", ("fence",)),
+    "json block opening": (lambda blanks: f"```json{blanks}\n{OBJECT}\n```\n", ("json",)),
+    "json block closing": (lambda blanks: f"```json\n{OBJECT}\n```{blanks}\nafter", ("json",)),
+    "call list": (lambda blanks: f"Hi\n[{blanks}f(x=1)]\n", ("pythonic",)),
+}
+
+
+@pytest.mark.parametrize("case", list(BLANK_LINES))
+def test_blanks_in_a_marker_line_count_up_to_64_however_chunked(case: str) -> None:
+    # Found by the fuzzer: the holds waited for 64 blanks, the patterns took any number, so a
+    # marker line with more blanks was markup when fed whole and text when cut into pieces.
+    write, detect = BLANK_LINES[case]
+    for blanks in (64, 65):
+        text = write(" " * blanks)
+        whole = feed_chunks([text.encode()], "text", detect=detect)
+        for size in (1, 7, 8):
+            pieces = [text.encode()[i : i + size] for i in range(0, len(text.encode()), size)]
+            assert normalize(feed_chunks(pieces, "text", detect=detect)) == normalize(whole)
+        line = next(line for line in text.split("\n") if " " * blanks in line)
+        kept = texts(whole) + "".join(e.raw for e in whole if isinstance(e, ToolCallFailed))
+        # 64 blanks: the line is markup, and the call completes; 65: the line is text (or the
+        # body of a block that then never closes).
+        assert (line in kept) is (blanks > 64)
+        if blanks == 64:
+            assert calls(whole) == [ToolCall("call_gen_0", "f", {"x": 1}, 0, detect[0])]
 
 
 def test_a_models_late_id_wins_and_stays_unique() -> None:
@@ -246,6 +281,101 @@ def test_prose_never_makes_a_call_and_loses_nothing(text: str, cuts: list[int]) 
     events = feed_chunks(split_at(data, cuts), "text", detect=ALL)
     assert not any(isinstance(e, (ToolCallStarted, ToolCallCompleted, ToolCallFailed)) for e in events)
     assert texts(events) == data.decode()
+
+
+# Prose full of the characters and the beginnings of every format's markup.
+MARKUP_PREFIXES = (
+    "<|chan",
+    "<|channel|",
+    "<|sta",
+    "<|start",
+    "<|message|>",
+    "<|end|>",
+    "<|call|>",
+    "<|return|>",
+    "<|constrain|>json",
+    " to=functions.f",
+    "analysis",
+    "<|tool_calls_section_beg",
+    "<|tool_call_beg",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "<|tool_calls_section_end|>",
+    "functions.f:0",
+    "<|python_st",
+    "<|python_end|>",
+    "<|eot_id|>",
+    "[get_weather(",
+    "[f(x",
+    "[f(x==1)]",
+    "[f(1)]",
+    "[TOOL_CALL",
+    "<tool_ca",
+    "~~~tool",
+    "```jso",
+    "<｜tool▁calls",
+    "<|python_ta",
+    "<tool_",
+    "<tool_call",
+    "<minimax:",
+    "<minimax:tool_call",
+    "<function=",
+    "</function>",
+    "<parameter=",
+    "</parameter>",
+    "<arg_key>",
+    "</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    '<invoke name="',
+    "</invoke>",
+    "</tool_call>",
+    "</minimax:tool_call>",
+    "<|",
+    "|>",
+    "[",
+    "(",
+    "=",
+)
+# What does make a call: a whole marker, or a call list's shape.
+WHOLE_MARKERS = (
+    "<tool_call>",
+    "<minimax:tool_call>",
+    "[TOOL_CALLS]",
+    "<|python_tag|>",
+    "<｜tool▁call",
+    "~~~tool_call",
+    "```json",
+    '"name"',
+    "<|start|>",
+    "<|channel|>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_section_begin|>",
+    "<|tool_call_begin|>",
+    "<|python_start|>",
+)
+CALL_LIST = re.compile(r"(?:\A|\n)\[[ \t]*[A-Za-z_][\w.]*\(\s*(?:\)|[A-Za-z_]\w*\s*=[^=])")
+
+markup_prose = (
+    st.lists(st.sampled_from(MARKUP_PREFIXES) | st.text(PROSE_ALPHABET, max_size=6), max_size=14)
+    .map("".join)
+    .filter(
+        lambda text: not any(marker in text for marker in WHOLE_MARKERS) and CALL_LIST.search(text) is None
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=markup_prose, cuts=st.lists(st.integers(0, 200), max_size=12))
+def test_prose_with_every_format_s_beginnings_makes_no_call_with_every_detector_on(
+    text: str, cuts: list[int]
+) -> None:
+    data = text.encode()
+    events = feed_chunks(split_at(data, cuts), "text", detect=EVERY)
+    assert not any(
+        isinstance(e, (ToolCallStarted, ToolCallCompleted, ToolCallFailed, ReasoningDelta)) for e in events
+    )
+    assert texts(events) == text
 
 
 # Prose that sits between calls: no quotes (a quote-led candidate could swallow the next

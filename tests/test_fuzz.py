@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzzing import fuzz_one, seeds
+from tests.fuzzing import HEADER, fuzz_one, seeds
 
 SEEDS = seeds()
 REGRESSIONS = sorted((Path(__file__).parent / "fuzz_regressions").glob("*"))
@@ -38,12 +38,12 @@ def mutated(draw: st.DrawFn) -> bytes:
         elif kind == "repeat":
             data[where:where] = data[where : where + draw(st.integers(1, 256))] * draw(st.integers(1, 4))
         elif kind == "truncate":
-            del data[max(3, where) :]
+            del data[max(HEADER, where) :]
         else:
             other = draw(st.sampled_from(SEEDS))
-            data[where:] = other[draw(st.integers(3, len(other))) :]
-    header = draw(st.binary(min_size=3, max_size=3))
-    return header + bytes(data[3:]) if draw(st.booleans()) else bytes(data)
+            data[where:] = other[draw(st.integers(HEADER, len(other))) :]
+    header = draw(st.binary(min_size=HEADER, max_size=HEADER))
+    return header + bytes(data[HEADER:]) if draw(st.booleans()) else bytes(data)
 
 
 @settings(

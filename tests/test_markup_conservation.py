@@ -24,6 +24,7 @@ from tests.conservation import check_conservation, matches, pieces
 from tests.support import check_protocol, counter_ids, normalize, split_at
 
 ALL = tuple(DETECTORS)
+HARMONY = "harmony" in ALL  # its framing may vanish (see tests/conservation.py)
 TINY = Limits(max_arguments_bytes=48, max_buffered_bytes=64, max_json_depth=3, max_calls=3)
 
 CALLS_BEGIN, CALLS_END = "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"
@@ -50,6 +51,42 @@ FRAGMENTS = (
     SEP,
     "```json\n",
     "```\n",
+    "<|start|>assistant",
+    "<|channel|>",
+    "<|channel|>analysis<|message|>",
+    "<|channel|>final<|message|>",
+    " to=functions.f",
+    " to=functions.f<|channel|>commentary json<|message|>",
+    "<|constrain|>json",
+    "<|message|>",
+    "<|end|>",
+    "<|call|>",
+    "<|return|>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_section_end|>",
+    "<|tool_call_begin|>functions.f:0",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "\n[f(",
+    "\n[get_weather(city='x'",
+    "x=",
+    "<|python_start|>[",
+    "<|python_end|>",
+    ")",
+    "=",
+    "<function=f>\n",
+    "<parameter=a>\n",
+    "\n</parameter>\n",
+    "</function>\n",
+    "f\n<arg_key>a</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<minimax:tool_call>",
+    '<invoke name="f">',
+    '<parameter name="a">',
+    "</parameter>",
+    "</invoke>",
+    "</minimax:tool_call>",
     '{"name": ',
     '"arguments": ',
     '"parameters": ',
@@ -105,9 +142,31 @@ def markup(draw: st.DrawFn) -> str:
     """One call (or run of calls) in one of the formats."""
     fmt = draw(
         st.sampled_from(
-            ["fence", "json", "array", "jsonblock", "hermes", "mistral", "mistral_array", "llama", "deepseek"]
+            [
+                "fence",
+                "json",
+                "array",
+                "jsonblock",
+                "hermes",
+                "mistral",
+                "mistral_array",
+                "llama",
+                "deepseek",
+                "harmony",
+                "kimi",
+                "pythonic",
+                "qwen3_coder",
+                "glm45",
+                "glm47",
+                "minimax",
+            ]
         )
     )
+    if fmt in ("harmony", "kimi", "pythonic"):
+        return draw(open_weight_markup(fmt))
+    if fmt in XML_FORMATS:
+        calls = draw(st.lists(st.tuples(identifiers, arguments), min_size=1, max_size=2))
+        return xml_markup(fmt, calls)
     name, args = draw(names), draw(arguments)
     obj = call_object(name, args, draw(st.sampled_from(["arguments", "parameters"])), draw)
     if fmt == "fence":
@@ -133,6 +192,95 @@ def markup(draw: st.DrawFn) -> str:
     else:
         call = f"{CALL_BEGIN}function{SEP}{name}\n```json\n{json.dumps(args)}\n```{CALL_END}"
     return f"{CALLS_BEGIN}{call}{CALLS_END}"
+
+
+identifiers = st.sampled_from(["f", "get_weather", "get_time"])
+XML_FORMATS = {
+    "qwen3_coder": "qwen3_coder",
+    "glm45": "glm",
+    "glm47": "glm",
+    "minimax": "minimax",
+}  # -> source
+
+
+def as_text(value: Any) -> str:
+    """A value as the XML formats' templates write it: a string raw, anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def xml_markup(fmt: str, calls: list[tuple[str, dict[str, Any]]]) -> str:
+    """Calls as the chat templates of Qwen3-Coder, GLM-4.5 / 4.7 (``glm45``, ``glm47``) and
+    MiniMax-M2 write them (one ``<tool_call>`` each; MiniMax's in one block)."""
+    if fmt == "qwen3_coder":
+        return "\n".join(
+            f"<tool_call>\n<function={name}>\n"
+            + "".join(f"<parameter={k}>\n{as_text(v)}\n</parameter>\n" for k, v in args.items())
+            + "</function>\n</tool_call>"
+            for name, args in calls
+        )
+    if fmt in ("glm45", "glm47"):
+        nl = "\n" if fmt == "glm45" else ""
+        return nl.join(
+            f"<tool_call>{name}{nl}"
+            + "".join(
+                f"<arg_key>{k}</arg_key>{nl}<arg_value>{as_text(v)}</arg_value>{nl}" for k, v in args.items()
+            )
+            + "</tool_call>"
+            for name, args in calls
+        )
+    invokes = "".join(
+        f'<invoke name="{name}">\n'
+        + "".join(f'<parameter name="{k}">{as_text(v)}</parameter>\n' for k, v in args.items())
+        + "</invoke>\n"
+        for name, args in calls
+    )
+    return f"<minimax:tool_call>\n{invokes}</minimax:tool_call>"
+
+
+HARMONY_HEADERS = (
+    "<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>",
+    "<|start|>assistant to=functions.{name}<|channel|>commentary json<|message|>",
+    "<|channel|>commentary to=functions.{name}<|constrain|>json<|message|>",
+    " to=functions.{name}<|channel|>commentary<|message|>",  # a header only at the text's start
+)
+HARMONY_TEXT = (
+    "<|channel|>analysis<|message|>{prose}<|end|>",
+    "<|start|>assistant<|channel|>final<|message|>{prose}<|return|>",
+    "<|start|>assistant<|channel|>commentary<|message|>{prose}<|end|>",
+)
+
+
+@st.composite
+def open_weight_markup(draw: st.DrawFn, fmt: str) -> str:
+    """A harmony message, a Kimi section or a Python call list."""
+    name, args = draw(identifiers), draw(arguments)
+    if fmt == "harmony":
+        if draw(st.booleans()):
+            return draw(st.sampled_from(HARMONY_TEXT)).format(prose=draw(PROSE))
+        header = draw(st.sampled_from(HARMONY_HEADERS)).format(name=name)
+        return header + json.dumps(args) + draw(st.sampled_from(["<|call|>", "<|end|>", ""]))
+    if fmt == "kimi":
+        section = draw(
+            st.sampled_from(
+                [
+                    ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
+                    ("<|tool_call_section_begin|>", "<|tool_call_section_end|>"),
+                ]
+            )
+        )
+        calls = "".join(
+            f"<|tool_call_begin|>functions.{draw(identifiers)}:{number}<|tool_call_argument_begin|>"
+            f"{json.dumps(draw(arguments))}<|tool_call_end|>"
+            for number in range(draw(st.integers(1, 2)))
+        )
+        return section[0] + calls + section[1]
+    calls = ", ".join(
+        f"{draw(identifiers)}({', '.join(f'{key}={value!r}' for key, value in draw(arguments).items())})"
+        for _ in range(draw(st.integers(1, 2)))
+    )
+    if draw(st.booleans()):
+        return f"<|python_start|>[{calls}]<|python_end|>"
+    return f"\n[{calls}]"
 
 
 def damaged(draw: st.DrawFn, text: str, chars: str) -> str:
@@ -189,13 +337,13 @@ def test_no_character_of_the_markup_is_lost(text: str, options: dict[str, Any], 
     raw = text.encode()
     whole = run([raw], **options)
     check_protocol(whole)
-    check_conservation(text, whole)
+    check_conservation(text, whole, harmony=HARMONY)
     bytewise = run([raw[i : i + 1] for i in range(len(raw))], **options)
-    check_conservation(text, bytewise)
+    check_conservation(text, bytewise, harmony=HARMONY)
     assert normalize(bytewise) == normalize(whole)
     cuts = data.draw(st.lists(st.integers(0, len(raw)), max_size=12))
     chunked = run(split_at(raw, cuts), **options)
-    check_conservation(text, chunked)
+    check_conservation(text, chunked, harmony=HARMONY)
     assert normalize(chunked) == normalize(whole)
 
 
@@ -207,7 +355,7 @@ def test_malformed_markup_between_prose_fails_visibly_or_stays_text(
     # A broken call on its own line: wherever it is lost to prose, it is there as text.
     text = f"{before}\n{call}\n{after}"
     events = run([text.encode()])
-    check_conservation(text, events)
+    check_conservation(text, events, harmony=HARMONY)
     for event in events:
         if isinstance(event, ToolCallFailed):
             assert event.raw in text
@@ -222,6 +370,19 @@ def test_the_oracle_catches_a_lost_character() -> None:
     assert not matches('a\n~~~tool_call\n{"name": "f", "arguments": {"a": 1,}}\n~~~\nbc', pieces(events))
     assert not matches('a\n~~~tool_call\n{"name": "f", "arguments": {"a": 1}}\n~~~\nb', pieces(events))
     assert not matches("a\n\nb", pieces(events))
+
+
+def test_the_oracle_lets_only_harmony_s_framing_vanish() -> None:
+    text = "Hi <|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>Done."
+    assert matches(text, ["Hi ", "think", "Done."], harmony=True)
+    assert not matches(text, ["Hi ", "think", "Done."])  # only with the harmony detector on
+    assert not matches(text, ["Hi ", "thnk", "Done."], harmony=True)  # a content character lost
+    assert not matches(text, ["Hi", "think", "Done."], harmony=True)  # a character outside the framing
+    assert matches(
+        text, ["Hi <|channel|>analysis<|message|>think", "Done."], harmony=True
+    )  # kept whole: fine
+    assert not matches(text, ["Hi <|channel|>analysis", "think", "Done."], harmony=True)  # half of one: not
+    assert not matches("a<|channel|>final{<|message|>b", ["a", "b"], harmony=True)  # not a header: "{"
 
 
 def test_the_oracle_allows_gaps_only_where_a_call_completed() -> None:
@@ -293,4 +454,4 @@ def test_json_that_is_not_a_call_never_starts_one(
         text = prose + "\n" + "\n".join(json.dumps(obj) for obj in found) + "\n"
         events = run([text.encode()], **options)
         assert not [e for e in events if isinstance(e, ToolCallStarted)]
-        check_conservation(text, events)
+        check_conservation(text, events, harmony=HARMONY)

@@ -25,9 +25,10 @@ from .._arguments import json_kind as kind_of
 from .._errors import ToolCallError, UsageError
 from .._events import ToolCall, ToolCallCompleted, ToolCallFailed
 from .._names import ProviderName
+from .._options import check_model
 from .._parser import StreamParser
 from .._readers import READERS, Native, detect_provider
-from ..detectors import DEFAULT_DETECT, DETECTORS
+from ..detectors import DETECTORS, default_detect
 from ._names import resolve
 from ._tool import Tool
 
@@ -45,6 +46,7 @@ def extract(
     detect: Sequence[str] | None = None,
     tools: Iterable[Any] | None = None,
     id_factory: IdFactory | None = None,
+    model: str | None = None,
 ) -> list[ToolCall]:
     """The tool calls in a complete, non-streamed response, as a list (maybe empty).
 
@@ -67,8 +69,9 @@ def extract(
       when the response has no native call at all.
     - ``False``: the text is the protocol; native calls are skipped.
 
-    ``detect`` names the text detectors (default ``("fence", "json")``;
-    ``()`` never reads the text), ``tools`` the tools as for
+    ``detect`` names the text detectors (default ``("fence", "json")``, and
+    the detectors of the model's family: ``model=``, else the response's own
+    ``model`` field; ``()`` never reads the text), ``tools`` the tools as for
     :class:`StreamParser` (the names a bare JSON object must use to count, the
     schemas that type the XML formats' values), and typed functions too.  Calls keep the
     provider's ids; calls without one get ``id_factory()`` (default
@@ -83,12 +86,17 @@ def extract(
         provider or detector name.
     """
     wire = None if provider is None or provider == "auto" else resolve(provider, text=True)
-    detectors = DEFAULT_DETECT if detect is None else tuple(detect)
-    for name in detectors:
+    check_model(model)
+    for name in detect or ():
         if name not in DETECTORS:
             known = ", ".join(map(repr, DETECTORS))
             raise UsageError(f"unknown detector {name!r}; expected some of {known}")
     obj, text = _load(response, wire)
+    if detect is not None:
+        detectors = tuple(detect)
+    else:
+        named = obj.get("model") if isinstance(obj, dict) else None
+        detectors = default_detect(model or (named if isinstance(named, str) else None))
     if wire is None:
         wire = detect_provider(obj)
         if wire == "text":  # a bare call object: the text is its JSON

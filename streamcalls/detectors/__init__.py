@@ -9,6 +9,10 @@ One detector per format, enabled by name through ``StreamParser(detect=...)``:
 - ``"mistral"``: ``[TOOL_CALLS][...]`` and ``[TOOL_CALLS]name[ARGS]{...}``;
 - ``"llama"``: Llama 3.x ``<|python_tag|>`` and bare ``{"name", "parameters"}``;
 - ``"deepseek"``: DeepSeek V3 / V3.1 ``<｜tool▁calls▁begin｜>`` tokens;
+- ``"harmony"``: OpenAI gpt-oss's Harmony messages (``analysis`` is
+  reasoning, ``final`` text, a message ``to=functions.NAME`` a call);
+- ``"kimi"``: Kimi K2 ``<|tool_calls_section_begin|>`` tokens;
+- ``"pythonic"``: Llama 3.2 / 4 ``[get_weather(city="Paris")]`` call lists;
 - ``"qwen3_coder"``: Qwen3-Coder / Qwen3.5 ``<tool_call><function=...><parameter=...>``;
 - ``"glm"``: GLM-4.5 to 4.7 ``<tool_call>name<arg_key>...<arg_value>...``;
 - ``"minimax"``: MiniMax-M2 ``<minimax:tool_call><invoke name=...><parameter name=...>``.
@@ -18,12 +22,17 @@ The last three write values as bare text, typed by the tools' parameter schemas
 ``qwen3_coder`` and ``glm`` share the ``<tool_call>`` opener: with more than one of them on,
 one detector owns it and hands each region to the format that follows it (:mod:`._tooltag`).
 
+Every detector is built the same way, by :func:`build_channel`:
+``cls(calls, tools, out, types)`` -- the parser's call assembler, the tool
+names ``tools=`` gave (or None), the list the channel's events go to, and the
+tools' parameter types.
+
 The rule every detector keeps (issue 12, rule 8): malformed markup always
 fails visibly, and no character of the text is lost.
 
 *Conservation.*  The text channel's input equals, in order, the text of its
-``TextDelta`` events and the ``raw`` of its failed calls, where only this may
-stand in between:
+``TextDelta`` (and ``ReasoningDelta``) events and the ``raw`` of its failed
+calls, where only this may stand in between:
 
 - at a ``ToolCallCompleted``: the completed call's markup -- everything from
   where the text or the previous call's markup ended to where the next text
@@ -32,7 +41,10 @@ stand in between:
   (``max_arguments_bytes``, ``max_buffered_bytes``, ``max_json_depth``): the
   rest of that call's markup, counted and dropped (its value is followed to
   its end in constant memory); its ``raw`` is its markup up to the limit;
-- once ``max_calls`` is exceeded: the markup of every call dropped after it.
+- once ``max_calls`` is exceeded: the markup of every call dropped after it;
+- around text or reasoning a detector emits from inside its markup
+  (Harmony's messages): the framing that holds it -- a message's header and
+  its end token.
 
 So a failed call's ``raw`` is exactly the markup it consumed, delimiters
 included: from its trigger (or from where the previous call's markup ended)
@@ -62,12 +74,13 @@ tests over every registered detector.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .._calls import CallAssembler
 from .._errors import UsageError
 from .._events import Event
+from .._models import detectors_for_model
 from .._tooldefs import read_tools
 from ._base import Detector
 from ._channel import TextChannel
@@ -76,14 +89,17 @@ from ._values import ToolTypes
 from .deepseek import DeepSeekDetector
 from .fence import FenceDetector
 from .glm import GlmDetector
+from .harmony import HarmonyDetector
 from .hermes import HermesDetector
+from .kimi import KimiDetector
 from .llama import LlamaDetector
 from .minimax import MinimaxDetector
 from .mistral import MistralDetector
+from .pythonic import PythonicDetector
 from .qwen3_coder import Qwen3CoderDetector
 from .rawjson import JsonDetector
 
-__all__ = ("DEFAULT_DETECT", "DETECTORS", "TextChannel", "build_channel", "tool_names")
+__all__ = ("DEFAULT_DETECT", "DETECTORS", "TextChannel", "build_channel", "default_detect", "follow_model")
 
 DETECTORS: dict[str, type[Detector]] = {
     cls.name: cls
@@ -94,6 +110,9 @@ DETECTORS: dict[str, type[Detector]] = {
         MistralDetector,
         LlamaDetector,
         DeepSeekDetector,
+        HarmonyDetector,
+        KimiDetector,
+        PythonicDetector,
         Qwen3CoderDetector,
         GlmDetector,
         MinimaxDetector,
@@ -104,9 +123,11 @@ DETECTORS: dict[str, type[Detector]] = {
 DEFAULT_DETECT: tuple[str, ...] = ("fence", "json")
 
 
-def tool_names(tools: Iterable[Any] | None) -> frozenset[str] | None:
-    """Tool names from names, definitions in any provider's shape, or objects with ``.name``."""
-    return None if tools is None else frozenset(d.name for d in read_tools(tools))
+def default_detect(model: str | None) -> tuple[str, ...]:
+    """The detectors a stream gets without ``detect=``: the defaults, and its model family's."""
+    if not model:
+        return DEFAULT_DETECT
+    return DEFAULT_DETECT + tuple(name for name in detectors_for_model(model) if name not in DEFAULT_DETECT)
 
 
 def build_channel(
@@ -121,23 +142,36 @@ def build_channel(
     definitions = None if tools is None else read_tools(tools)
     names = None if definitions is None else frozenset(d.name for d in definitions)
     types = ToolTypes(definitions or ())
-    detectors: list[Detector] = []
-    shared: list[Detector] = []
-    for name in dict.fromkeys(detect):
-        cls = DETECTORS.get(name)
-        if cls is None:
-            known = ", ".join(repr(n) for n in DETECTORS)
-            raise UsageError(f"unknown detector {name!r}; expected some of {known}")
-        detector = cls(calls, names)
-        detector.typed(types)
-        if name in SHARED:
-            if not shared:
-                detectors.append(detector)  # its place, kept for the shared opener
-            shared.append(detector)
-        else:
-            detectors.append(detector)
-    if len(shared) > 1:
-        tag = ToolCallTag(calls, names, shared)
-        tag.typed(types)
-        detectors[detectors.index(shared[0])] = tag
-    return TextChannel(out, detectors, fallback=fallback, max_candidate=calls.limits.max_arguments_bytes)
+
+    def build(detect: Iterable[str]) -> list[Detector]:
+        detectors: list[Detector] = []
+        shared: list[Detector] = []
+        for name in dict.fromkeys(detect):
+            cls = DETECTORS.get(name)
+            if cls is None:
+                known = ", ".join(repr(n) for n in DETECTORS)
+                raise UsageError(f"unknown detector {name!r}; expected some of {known}")
+            detector = cls(calls, names, out, types)
+            if name in SHARED:
+                if not shared:
+                    detectors.append(detector)  # its place, kept for the shared opener
+                shared.append(detector)
+            else:
+                detectors.append(detector)
+        if len(shared) > 1:
+            detectors[detectors.index(shared[0])] = ToolCallTag(calls, names, out, types, formats=shared)
+        return detectors
+
+    return TextChannel(out, build, detect, fallback=fallback, max_candidate=calls.limits.max_arguments_bytes)
+
+
+def follow_model(channel: TextChannel) -> Callable[[str], None]:
+    """What the model name a stream carries does: its family's detectors join the channel's.
+
+    From then on only: the text already released stays as it was.
+    """
+
+    def named(model: str) -> None:
+        channel.add(default_detect(model))
+
+    return named

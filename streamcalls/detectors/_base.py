@@ -3,24 +3,33 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import ClassVar, NamedTuple
 
 from .._calls import OPEN, Call, CallAssembler
+from .._events import Event, ReasoningDelta, TextDelta
 from ._markup import Markup
 from ._values import ToolTypes
 
 __all__ = (
     "ACTIVE",
+    "BOUNDARY",
+    "CLOSED",
     "DONE",
     "MARKUP",
+    "MORE",
     "RAW",
     "REJECTED",
+    "SHAPED",
     "Detector",
     "Hold",
+    "StateDetector",
     "Trigger",
+    "arguments_until",
     "feed_arguments",
     "literal_at",
     "prefixes",
+    "skip_blanks",
 )
 
 # Detector status.
@@ -28,9 +37,14 @@ ACTIVE = 0
 DONE = 1  # the markup ended; text resumes where feed() stopped
 REJECTED = 2  # it was not markup after all; the candidate text is prose
 
-# Tiers, for the fallback policy: explicit markup outranks bare JSON.
+# Tiers, for the fallback policy: explicit markup outranks bare JSON.  Where
+# triggers of several tiers match at one place, the lower tier wins: a bare
+# call list ``[name(`` (SHAPED) outranks the bare-JSON ``[`` (RAW), and a
+# marker (``[TOOL_CALLS]``) outranks both.  Only MARKUP counts as explicit
+# markup for ``native=True``.
 MARKUP = 2
-RAW = 3
+SHAPED = 3
+RAW = 4
 
 
 class Trigger(NamedTuple):
@@ -45,6 +59,7 @@ class Trigger(NamedTuple):
     rest: str  # a regex source for what follows it
     line_start: bool = False  # only at the start of a line (or of the text)
     tier: int = MARKUP
+    text_start: bool = False  # only at the very start of the text (a completion's first header)
 
     @property
     def pattern(self) -> str:
@@ -57,6 +72,7 @@ class Hold(NamedTuple):
     pattern: str  # a regex source, matched against the end of the text
     first: str  # every character a match can begin with
     line_start: bool = False
+    text_start: bool = False
 
 
 def prefixes(literal: str) -> str:
@@ -76,6 +92,52 @@ def feed_arguments(calls: CallAssembler, call: Call, text: str, pos: int) -> int
     return pos + rest if rest >= 0 else len(text)
 
 
+# How arguments_until stopped.
+MORE = 0  # at the end of the text (or of what it may take yet): more may come
+CLOSED = 1  # the arguments' JSON closed
+BOUNDARY = 2  # a token ended them first; the call was ended there
+
+_BLANK_RUN = re.compile(r"[ \t\r\n]*")
+
+
+def skip_blanks(text: str, pos: int) -> int:
+    """Where the blanks (spaces, tabs, line ends) from ``pos`` end."""
+    match = _BLANK_RUN.match(text, pos)
+    assert match is not None
+    return match.end()
+
+
+def arguments_until(
+    detector: Detector, call: Call, text: str, pos: int, *, boundary: re.Pattern[str], hold: re.Pattern[str]
+) -> tuple[int, int, str]:
+    r"""Feed a call's arguments from ``pos`` up to the next ``boundary`` token (tokens
+    that end arguments whatever they hold, such as Harmony's and Kimi's).
+
+    Returns where it stopped, how (MORE, CLOSED, BOUNDARY) and, for BOUNDARY, the
+    token, which is not consumed.  A possible start of a token at the text's end
+    (``hold``, a regex ending in ``\Z``) is left for the next text.  A token that
+    comes before the JSON closed ends the call there (``CallAssembler.end``: a
+    number fails as not an object, an open object as truncated).
+    """
+    found = boundary.search(text, pos)
+    if found is not None:
+        cut = found.start()
+    else:
+        held = hold.search(text, max(pos, len(text) - 32))
+        cut = held.start() if held is not None else len(text)
+    stop = feed_arguments(detector.calls, call, text[:cut], pos) if cut > pos else -1
+    markup = detector.markup
+    if stop >= 0:
+        markup.after_arguments(stop)
+        return stop, CLOSED, ""
+    if found is None:
+        return cut, MORE, ""
+    markup.after_arguments(cut)
+    if call.status == OPEN:
+        detector.calls.end(call)
+    return cut, BOUNDARY, found.group()
+
+
 def literal_at(text: str, pos: int, literal: str) -> int:
     """1 if ``literal`` is at ``pos``; 0 if the text ends with a prefix of it there; -1 if not."""
     if text.startswith(literal, pos):
@@ -88,7 +150,7 @@ class Detector:
     """Finds one format's tool calls in the text channel.
 
     The :class:`~streamcalls.detectors._channel.TextChannel` searches the text
-    for every enabled detector's triggers at once (one compiled regex) and
+    for every enabled detector's triggers at once (:mod:`._triggers`) and
     holds back a chunk's end while it could still become a trigger.  When a
     trigger matches, the channel calls :meth:`begin` with it and then feeds the
     detector text until its ``status`` is DONE or REJECTED.  ``feed`` may stop
@@ -105,23 +167,28 @@ class Detector:
     ``feed``); the detector tells it where a call's arguments begin and end,
     where the next call's markup begins, and what failed -- see
     :mod:`~streamcalls.detectors._markup`.
+
+    A format whose markup also frames the model's text (Harmony's messages:
+    a header, then the answer or the reasoning) emits that text itself,
+    through :meth:`content`, while it is active.
     """
 
     name: ClassVar[str]
     triggers: ClassVar[tuple[Trigger, ...]] = ()
     holds: ClassVar[tuple[Hold, ...]] = ()
 
-    __slots__ = ("calls", "committed", "markup", "status", "tools")
+    __slots__ = ("calls", "committed", "markup", "out", "status", "tools", "types")
 
-    def __init__(self, calls: CallAssembler, tools: frozenset[str] | None) -> None:
+    def __init__(
+        self, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
+    ) -> None:
         self.calls = calls
-        self.tools = tools
+        self.tools = tools  # the names tools= gave, or None
+        self.out = out  # the channel's events
+        self.types = types  # the tools' parameter types, for formats whose values are bare text
         self.status = DONE
         self.committed = False
         self.markup = Markup(calls, self.name)
-
-    def typed(self, types: ToolTypes) -> None:
-        """The tools' parameter types, for a format whose values are untyped text (see :mod:`._values`)."""
 
     def begin(self, trigger: str) -> None:
         """A trigger matched (and was consumed): start a new region."""
@@ -141,3 +208,43 @@ class Detector:
 
     def abandon(self) -> None:
         """The channel gave an uncommitted candidate back as text: drop its state."""
+
+    def content(self, text: str, start: int, stop: int, *, reasoning: bool = False) -> None:
+        """``text[start:stop]`` is the model's text inside this (committed) markup: emit it as
+        :class:`~streamcalls.TextDelta` (or :class:`~streamcalls.ReasoningDelta`); the markup
+        recorded before it is the framing that holds it (see :meth:`Markup.content`)."""
+        self.markup.content(start, stop)
+        if stop > start:
+            self.out.append(ReasoningDelta(text[start:stop]) if reasoning else TextDelta(text[start:stop]))
+
+
+class StateDetector(Detector):
+    """A detector that is a state machine: ``feed`` runs :meth:`step` until the text ends, the
+    region does, or a step neither moves nor changes the state (it waits for more text: a
+    token split across chunks).
+
+    Each step consumes what the current ``_state`` can from ``pos`` and returns where it
+    stopped.  Subclasses write :meth:`step`, or set ``steps``: one function per state,
+    indexed by ``_state``.
+    """
+
+    steps: ClassVar[tuple[Callable[..., int], ...]]  # (self, text, pos) -> where it stopped
+
+    __slots__ = ("_state",)
+
+    _state: int
+
+    def feed(self, text: str, pos: int) -> int:
+        end = len(text)
+        step = self.step
+        while pos < end and self.status == ACTIVE:
+            state = self._state
+            stop = step(text, pos)
+            if stop == pos and self._state == state and self.status == ACTIVE:
+                break  # wait for more text
+            pos = stop
+        return pos
+
+    def step(self, text: str, pos: int) -> int:
+        """Consume what the current state can; return where it stopped."""
+        return self.steps[self._state](self, text, pos)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ._base import DONE
+from ._base import DONE, skip_blanks
 from ._tagged import TaggedDetector
-from ._xmlcall import literal_prefix_at, skip_blanks
+from ._xmlcall import literal_prefix_at
 
 __all__ = ("CallBlock",)
 

@@ -4,16 +4,15 @@ Text is released as :class:`~streamcalls.TextDelta` as soon as it can no
 longer be the start of markup.  Each chunk is searched once for every enabled
 detector's triggers (:mod:`~streamcalls.detectors._triggers`: one compiled
 regex for a short chunk, a C-speed scan per first character for a long one);
-only a chunk's last few
-characters are held back while they could still grow into a trigger (``~~``
-at a line start, ``<tool_``).  When a trigger matches, the text before it is
-released and the detector takes over until its markup ends; a bare-JSON
-candidate that turns out not to be a call is given back as text, and
-scanning resumes where the detector stopped -- nothing is scanned twice, so
-the work is linear in the text.  What a detector consumes is recorded in its
-:class:`~streamcalls.detectors._markup.Markup`, which the channel ends when
-the detector stops (reporting a failed call with its markup as ``raw``) or
-discards when the candidate was prose.
+only a chunk's last few characters are held back while they could still grow
+into a trigger (``~~`` at a line start, ``<tool_``).  When a trigger matches,
+the text before it is released and the detector takes over until its markup
+ends; a bare-JSON candidate that turns out not to be a call is given back as
+text, and scanning resumes where the detector stopped -- nothing is scanned
+twice, so the work is linear in the text.  What a detector consumes is
+recorded in its :class:`~streamcalls.detectors._markup.Markup`, which the
+channel ends when the detector stops (reporting a failed call with its markup
+as ``raw``) or discards when the candidate was prose.
 
 The fallback policy (``native=True``): explicit markup counts only while no
 native call has been seen, bare JSON only while no call at all has.
@@ -21,118 +20,93 @@ native call has been seen, bare JSON only while no call at all has.
 
 from __future__ import annotations
 
-import functools
-import re
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
 
+from .._calls import CallAssembler
 from .._events import Event, TextDelta
-from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Hold, Trigger
-from ._triggers import Found, TriggerSearch
+from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Trigger
+from ._triggers import FIRST, HOLD_WINDOW, LINE, MID, Found, patterns
 
 __all__ = ("TextChannel",)
-
-_LINE_START = r"(?:\A|(?<=\n))"
-_MID_LINE = r"(?<=\n)"
-_HOLD_WINDOW = 96  # no held prefix is longer than this
-_NEVER = re.compile(r"(?!)")
-
-
-def _start_pattern(triggers: Sequence[Trigger], *, line_start: bool) -> re.Pattern[str]:
-    """The triggers that may begin exactly where a match is tried (``n<number>`` groups)."""
-    alternatives = [
-        f"(?P<n{number}>{trigger.pattern})"
-        for number, trigger in enumerate(triggers)
-        if line_start or not trigger.line_start
-    ]
-    return re.compile("|".join(alternatives)) if alternatives else _NEVER
-
-
-def _hold_pattern(holds: Sequence[Hold], line_start: str) -> re.Pattern[str]:
-    alternatives = [(line_start if hold.line_start else "") + f"(?:{hold.pattern})" for hold in holds]
-    return re.compile("(?:" + "|".join(alternatives) + ")\\Z") if alternatives else _NEVER
-
-
-class _Patterns(NamedTuple):
-    """What the channel searches with, for one set of detector classes."""
-
-    owners: tuple[tuple[Trigger, int], ...]  # each trigger, with its detector's position
-    triggers: TriggerSearch
-    starts: tuple[re.Pattern[str], re.Pattern[str]]  # [may begin mid-line, ... at a line start]
-    holds: tuple[
-        re.Pattern[str], re.Pattern[str]
-    ]  # [for text whose first char is mid-line, ... at a line start]
-    quiet: re.Pattern[str]
-    line_first: frozenset[str]
-
-
-@functools.lru_cache(maxsize=64)
-def _patterns(kinds: tuple[type[Detector], ...]) -> _Patterns:
-    """Built once per set of detectors, not once per parser (it is most of a parser's set-up)."""
-    # Explicit markup first: where a marker and a bare-JSON trigger match at
-    # the same place ("[TOOL_CALLS]" and "["), the marker wins.
-    owners = tuple(
-        sorted(
-            ((trigger, number) for number, kind in enumerate(kinds) for trigger in kind.triggers),
-            key=lambda pair: pair[0].tier,
-        )
-    )
-    triggers = [trigger for trigger, _ in owners]
-    holds = [hold for kind in kinds for hold in kind.holds]
-    # The fast path: text that continues a line and holds no line end and no
-    # character an anywhere-trigger can begin with cannot start any markup.
-    anywhere = {t.lead for t in triggers if not t.line_start} | {
-        c for h in holds if not h.line_start for c in h.first
-    }
-    return _Patterns(
-        owners,
-        TriggerSearch(triggers),
-        (_start_pattern(triggers, line_start=False), _start_pattern(triggers, line_start=True)),
-        (_hold_pattern(holds, _MID_LINE), _hold_pattern(holds, _LINE_START)),
-        re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
-        frozenset({t.lead for t in triggers if t.line_start})
-        | {c for h in holds if h.line_start for c in h.first},
-    )
 
 
 class TextChannel:
     __slots__ = (
         "_active",
+        "_build",
         "_calls",
         "_candidate",
         "_candidate_size",
+        "_detectors",
         "_fallback",
         "_holds",
         "_line_first",
         "_line_start",
         "_max_candidate",
+        "_names",
         "_out",
         "_owners",
         "_pending",
         "_quiet",
+        "_search",
         "_starts",
-        "_triggers",
+        "_text_start",
     )
 
     def __init__(
-        self, out: list[Event], detectors: Sequence[Detector], *, fallback: bool, max_candidate: int
+        self,
+        out: list[Event],
+        build: Callable[[Iterable[str]], list[Detector]],
+        names: Iterable[str],
+        *,
+        fallback: bool,
+        max_candidate: int,
     ) -> None:
         self._out = out
         self._fallback = fallback
         self._max_candidate = max_candidate
-        patterns = _patterns(tuple(type(detector) for detector in detectors))
-        self._owners = [(trigger, detectors[number]) for trigger, number in patterns.owners]
-        self._triggers = patterns.triggers
-        self._starts = patterns.starts
-        self._holds = patterns.holds
-        self._quiet = patterns.quiet
-        self._line_first = patterns.line_first
-        self._calls = detectors[0].calls if detectors else None
+        self._build = build  # detectors by name (see streamcalls.detectors.build_channel)
+        self._names: tuple[str, ...] = ()
+        self._detectors: list[Detector] = []
+        self._calls: CallAssembler | None = None
+        self.add(names)
         self._pending = ""  # held text: a possible trigger, or what the active detector left
         self._line_start = True  # is the next text's first character at a line start?
+        self._text_start = True  # ... the very first character of the text?
         self._active: Detector | None = None
         self._candidate: list[str] = []  # an uncommitted detector's text, to give back
         self._candidate_size = 0
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names of the detectors the channel runs."""
+        return self._names
+
+    def add(self, names: Iterable[str]) -> None:
+        """Run these detectors too (those not running yet), from the next text on (the stream
+        named its model).
+
+        What was already released stays as it was; text held back is searched
+        again, with every trigger, when the next text comes.  The detectors
+        added are built together, so those among them that share the
+        ``<tool_call>`` opener share it; the ones running already (the
+        defaults, when a stream names its model) open with none of theirs.
+        """
+        new = tuple(name for name in dict.fromkeys(names) if name not in self._names)
+        if not new and self._names:
+            return
+        self._names += new
+        self._detectors += self._build(new)
+        everyone = self._detectors
+        if self._calls is None and everyone:
+            self._calls = everyone[0].calls
+        found = patterns(tuple(type(detector) for detector in everyone))
+        self._owners = [(trigger, everyone[number]) for trigger, number in found.owners]
+        self._search = found.search
+        self._starts = found.starts
+        self._holds = found.holds
+        self._quiet = found.quiet
+        self._line_first = found.line_first
 
     # -- input -----------------------------------------------------------------
 
@@ -146,15 +120,21 @@ class TextChannel:
             and self._quiet.search(text) is None
         ):
             self._out.append(TextDelta(text))  # nothing here can begin markup
-            self._line_start = False
+            self._line_start = self._text_start = False
             return
         if self._pending:
             text = self._pending + text
             self._pending = ""
+        self._scan(text)
+        # Still at the text's start only while all of it is held back, none consumed.
+        self._text_start = self._text_start and len(self._pending) == len(text) and self._active is None
+
+    def _scan(self, text: str) -> None:
         line_start = self._line_start
+        where = FIRST if self._text_start else LINE if line_start else MID
         pos = 0
         end = len(text)
-        found = self._triggers.new_text(text)  # what the search keeps about this text
+        found = self._search.new_text(text)  # what the search keeps about this text
         while pos < end:
             detector = self._active
             if detector is not None:
@@ -163,13 +143,13 @@ class TextChannel:
                     self._hold(text, pos, line_start)  # it needs more text to decide
                     return
                 continue
-            first = self._find(text, pos, line_start, found)
+            first = self._find(text, pos, where, found)
             if first is None:
-                self._release_up_to_hold(text, pos, line_start)
+                self._release_up_to_hold(text, pos, line_start, where)
                 return
             start, stop, number = first
             trigger, detector = self._owners[number]
-            if trigger.tier != MARKUP and self._holds[line_start].match(text, start):
+            if trigger.tier != MARKUP and self._holds[where].match(text, start):
                 # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait
                 # (whether or not the bare-JSON trigger itself could count).
                 self._text(text[pos:start])
@@ -184,20 +164,23 @@ class TextChannel:
             pos = stop
         self._line_start = text[end - 1] == "\n" if end else line_start
 
-    def _find(self, text: str, pos: int, line_start: bool, found: list[Found | None]) -> Found | None:
+    def _find(self, text: str, pos: int, where: int, found: list[Found | None]) -> Found | None:
         """The first trigger at or after ``pos``: (start, stop, trigger number)."""
-        if (text[pos - 1] == "\n") if pos else line_start:  # a line starts right here
-            match = self._starts[True].match(text, pos)
+        here = (LINE if text[pos - 1] == "\n" else MID) if pos else where
+        if here:  # a line (or the text) starts right here
+            match = self._starts[here].match(text, pos)
             if match is not None:
                 assert match.lastgroup is not None
                 return pos, match.end(), int(match.lastgroup[1:])
-        return self._triggers.first(text, pos, found)
+        return self._search.first(text, pos, found)
 
     def end(self) -> None:
         """The text ended (a text block closed, or the stream did)."""
         rest = self._pending
         self._pending = ""
         detector = self._active
+        text_start = self._text_start
+        self._text_start = text_start and not rest and detector is None
         if detector is not None:
             self._active = None
             if detector.committed:
@@ -210,7 +193,8 @@ class TextChannel:
         elif rest:
             # A held trigger that the end of the text completes (an opening
             # fence line with nothing after it) is markup; anything else is text.
-            match = self._starts[self._line_start].match(rest + "\n")
+            where = FIRST if text_start else LINE if self._line_start else MID
+            match = self._starts[where].match(rest + "\n")
             if match is not None and match.end() == len(rest) + 1:
                 assert match.lastgroup is not None
                 trigger, detector = self._owners[int(match.lastgroup[1:])]
@@ -237,9 +221,9 @@ class TextChannel:
         else:
             self._line_start = line_start
 
-    def _release_up_to_hold(self, text: str, pos: int, line_start: bool) -> None:
+    def _release_up_to_hold(self, text: str, pos: int, line_start: bool, where: int) -> None:
         end = len(text)
-        held = self._holds[line_start].search(text, max(pos, end - _HOLD_WINDOW))
+        held = self._holds[where].search(text, max(pos, end - HOLD_WINDOW))
         cut = held.start() if held is not None else end
         self._text(text[pos:cut])
         if cut < end:

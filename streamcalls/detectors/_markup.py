@@ -16,7 +16,11 @@ assembler keeps them), and
 - a call that fails at a size limit is reported at once, with what was
   recorded up to the limit; the rest of its markup is counted and dropped;
 - a region that ends with markup that no call accounts for fails as it is
-  (a marker with no call after it).
+  (a marker with no call after it);
+- markup that frames the model's own text (a Harmony message's header, and
+  the end token after its text) is accounted for by that text: the detector
+  emits the text itself (:meth:`Markup.content`), and the framing around it
+  is neither text nor ``raw``.
 
 Besides the arguments, at most ``max_arguments_bytes`` characters of markup
 are kept; a failed call whose ``raw`` was cut there says so in its error.
@@ -120,7 +124,8 @@ class Markup:
         self._mark = None
 
     def consumed(self, at: int) -> None:
-        """The detector consumed the attached text up to ``at`` (before a limit may end the record)."""
+        """Record the attached text up to ``at`` now: the detector consumed it, and a limit may end
+        the record there (a call written as markup, not as JSON, fails at the limit's character)."""
         self._take(at)
 
     def retag(self, source: str) -> None:
@@ -138,6 +143,16 @@ class Markup:
         if self._pending is not None or self._gap:
             self._flush()
         self._gap = False
+
+    def content(self, start: int, stop: int) -> None:
+        """``text[start:stop]`` of the attached text is the model's text, which the detector
+        emits: not markup.  What was recorded before it is reported if a call failed there (its
+        ``raw``), else it is the framing that holds the text, accounted for; so is what follows
+        the text up to the region's end or the next call's markup (an end token)."""
+        self._take(start)
+        self._flush()
+        self._gap = True
+        self._mark = stop
 
     def fail(
         self, error: str, call: Call | None = None, *, name: str | None = None, call_id: str | None = None

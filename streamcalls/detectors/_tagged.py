@@ -25,13 +25,13 @@ import re
 from typing import ClassVar
 
 from .._calls import CallAssembler
-from ._base import ACTIVE, DONE, Detector, prefixes
+from .._events import Event
+from ._base import ACTIVE, DONE, StateDetector, prefixes
 from ._values import ToolTypes
 from ._xmlcall import MAX_GAP, MAX_NAME, Closer, ParamCall, literal_prefix_at, valid_name, value_end
 
 __all__ = ("TaggedDetector",)
 
-_TYPES = ToolTypes()
 _GAP = re.compile(f"[ \\t\\r\\n]{{0,{MAX_GAP + 1}}}")
 
 
@@ -44,17 +44,18 @@ def _skipping(literals: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[st
     )
 
 
-class TaggedDetector(Detector):
+class TaggedDetector(StateDetector):
     """A format whose calls are tags; subclasses write the state machine in :meth:`step`."""
 
     closer: ClassVar[Closer]
     block_end: ClassVar[tuple[str, ...]]  # what ends malformed markup that is skipped
 
-    __slots__ = ("_param", "_pieces", "_size", "_skip", "_skip_hold", "_state", "types")
+    __slots__ = ("_param", "_pieces", "_size", "_skip", "_skip_hold")
 
-    def __init__(self, calls: CallAssembler, tools: frozenset[str] | None) -> None:
-        super().__init__(calls, tools)
-        self.types = _TYPES
+    def __init__(
+        self, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
+    ) -> None:
+        super().__init__(calls, tools, out, types)
         self._skip, self._skip_hold = _skipping(self.block_end)
         self._param: ParamCall | None = None
         self._pieces: list[str] = []
@@ -68,23 +69,6 @@ class TaggedDetector(Detector):
         self._pieces.clear()
         self._size = 0
         self._state = 0  # every format's first state
-
-    def typed(self, types: ToolTypes) -> None:
-        self.types = types
-
-    def feed(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end and self.status == ACTIVE:
-            state = self._state
-            stop = self.step(text, pos)
-            if stop == pos and self._state == state and self.status == ACTIVE:
-                break  # it needs more text to decide
-            pos = stop
-        return pos
-
-    def step(self, text: str, pos: int) -> int:
-        """Consume what the current state can; return where it stopped."""
-        raise NotImplementedError
 
     # -- shared steps ------------------------------------------------------------------
 

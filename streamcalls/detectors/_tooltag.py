@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 
 from .._calls import CallAssembler
+from .._events import Event
 from ._base import ACTIVE, DONE, Detector, Hold, Trigger, prefixes
 from ._values import ToolTypes
 from ._xmlcall import MAX_GAP, literal_prefix_at
@@ -45,18 +46,20 @@ class ToolCallTag(Detector):
     __slots__ = ("_active", "_formats", "_trigger")
 
     def __init__(
-        self, calls: CallAssembler, tools: frozenset[str] | None, formats: Sequence[Detector]
+        self,
+        calls: CallAssembler,
+        tools: frozenset[str] | None,
+        out: list[Event],
+        types: ToolTypes,
+        *,
+        formats: Sequence[Detector],
     ) -> None:
-        super().__init__(calls, tools)
+        super().__init__(calls, tools, out, types)
         self._formats = {detector.name: detector for detector in formats}
         for detector in formats:
             detector.markup = self.markup  # one record, whichever format reads the region
         self._active: Detector | None = None
         self._trigger = ""
-
-    def typed(self, types: ToolTypes) -> None:
-        for detector in self._formats.values():
-            detector.typed(types)
 
     def begin(self, trigger: str) -> None:
         self.status = ACTIVE

@@ -1,46 +1,81 @@
-"""Finding the first of the enabled detectors' triggers in the text, at C speed, in linear time.
+"""What the text channel searches with, built once per set of detectors, and the search itself.
 
-A short text (a token or a few) is searched by one pattern holding every trigger: one call.
-A long one (a 64 KiB read) is searched by several scans, one per character a trigger begins
-with, because of how the regex engine searches:
+Every enabled detector's triggers (:class:`~streamcalls.detectors._base.Trigger`)
+become a few compiled regexes (:class:`Patterns`, cached per set of detector
+classes, since building them is most of a parser's set-up):
 
-- a pattern that begins with one literal is scanned for at C speed (about 100x faster than
-  one that begins with a lookbehind), but an alternation of several first characters is
-  tried at every position, about 4x slower on prose than one scan per character;
-- a group before an alternative's first character (``(?P<a1>tool_call>)``) keeps the engine
-  from skipping that alternative at a glance: it tries every one at every candidate, about
-  2x slower -- so the scans hold no groups, and which trigger a scan found is told
-  afterwards by matching the triggers' own patterns there, first to last, as the
-  alternation chooses;
-- ``str.find`` finds one character about 6x faster than the engine's own loop, and one
-  literal (``[TOOL_CALLS]``) somewhat faster too: a scan of one literal trigger uses it, and
-  a scan of several triggers that share a first character jumps from one occurrence of it to
-  the next, until :data:`MISSES` of them were no trigger -- prose full of ``<`` then goes to
-  the engine, which is faster there.
+- the *search* (:class:`TriggerSearch`): the first trigger at or after a place,
+  at C speed, in linear time;
+- the *starts*: the triggers that may begin exactly at a place, by where the
+  text begins (mid-line, at a line start, at the text's very start: a
+  ``text_start`` trigger, such as the recipient a completion's first Harmony
+  header begins with, is found only there);
+- the *holds*: what a chunk may end with while a trigger could still follow;
+- *quiet* and *line_first*, for the channel's fast path.
 
-Line triggers are found through the line end before them (``\\n`` then any of them).  Where
-two scans find triggers at the same place, the trigger listed first wins (markup before
-bare JSON: ``[TOOL_CALLS]`` beats a bare-JSON ``[``), as in the one pattern.  Each scan's
-next match is kept (``found``), so no part of a text is scanned twice by the same scan.
+Where triggers of several tiers match at one place, the lower tier wins
+(markup, then a shaped bare call list, then bare JSON: ``[TOOL_CALLS]`` beats
+a bare-JSON ``[``): the triggers are numbered in tier order, and the search
+and the starts both pick the lowest number.
+
+How the search is fast.  A short text (a token or a few) is searched by one
+pattern holding every trigger: one call.  A long one (a 64 KiB read) is
+searched by several scans, one per character a trigger begins with, because
+of how the regex engine searches:
+
+- a pattern that begins with one literal is scanned for at C speed (about
+  100x faster than one that begins with a lookbehind), but an alternation of
+  several first characters is tried at every position, about 4x slower on
+  prose than one scan per character;
+- a group before an alternative's first character (``(?P<a1>tool_call>)``)
+  keeps the engine from skipping that alternative at a glance: it tries every
+  one at every candidate, about 2x slower -- so the scans hold no groups, and
+  which trigger a scan found is told afterwards by matching the triggers' own
+  patterns there, in order, as the alternation chooses;
+- ``str.find`` finds one character about 6x faster than the engine's own
+  loop, and one literal (``[TOOL_CALLS]``) somewhat faster too: a scan of one
+  literal trigger uses it, and a scan of several triggers that share a first
+  character jumps from one occurrence of it to the next, until :data:`MISSES`
+  of them were no trigger -- prose full of ``<`` then goes to the engine,
+  which is faster there.
+
+Line triggers are found through the line end before them (``\\n`` then any
+of them).  Each scan's next match is kept (:meth:`TriggerSearch.new_text`),
+so no part of a text is scanned twice by the same scan.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ._base import Trigger
+from ._base import Detector, Hold, Trigger
 
-__all__ = ("SHORT", "Found", "TriggerSearch")
+__all__ = ("FIRST", "HOLD_WINDOW", "LINE", "MID", "SHORT", "Found", "Patterns", "TriggerSearch", "patterns")
+
+_LINE_START = r"(?:\A|(?<=\n))"
+_MID_LINE = r"(?<=\n)"
+_TEXT_START = r"\A"
+
+# Where the text being searched begins: its first character continues a line,
+# starts one, or is the very first character of the text.
+MID = 0
+LINE = 1
+FIRST = 2
+HOLD_WINDOW = 96  # no held prefix is longer than this
 
 SHORT = 1024  # up to this many characters, one search holding every trigger
 MISSES = 64  # occurrences of a first character that are no trigger, before the engine takes over
 
-Found = tuple[int, int, int]  # a trigger: (start, stop, trigger number)
+Found = tuple[int, int, int]  # a trigger found: (start, stop, trigger number)
 NONE: Found = (-1, -1, -1)  # a scan with no match left in the text
 _NEVER = re.compile(r"(?!)")
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
+# -- the search --------------------------------------------------------------------------------
 
 
 class _Scan(NamedTuple):
@@ -54,6 +89,19 @@ class _Scan(NamedTuple):
     rest: re.Pattern[str]  # its triggers after the first character, anchored
 
 
+def _searched(
+    triggers: Sequence[Trigger],
+) -> tuple[list[tuple[int, Trigger]], dict[str, list[tuple[int, Trigger]]]]:
+    """The numbered triggers a search finds: the line triggers, and the others by first character.
+    A text-start trigger is no search's: only the starts find it."""
+    line = [(number, t) for number, t in enumerate(triggers) if t.line_start and not t.text_start]
+    by_lead: dict[str, list[tuple[int, Trigger]]] = {}
+    for number, trigger in enumerate(triggers):
+        if not (trigger.line_start or trigger.text_start):
+            by_lead.setdefault(trigger.lead, []).append((number, trigger))
+    return line, by_lead
+
+
 def _literal(trigger: Trigger) -> str:
     """The trigger as a plain string, or "" if its pattern is more than one."""
     rest = _ESCAPE.sub(r"\1", trigger.rest)
@@ -61,11 +109,7 @@ def _literal(trigger: Trigger) -> str:
 
 
 def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
-    line = [(number, trigger) for number, trigger in enumerate(triggers) if trigger.line_start]
-    by_lead: dict[str, list[tuple[int, Trigger]]] = {}
-    for number, trigger in enumerate(triggers):
-        if not trigger.line_start:
-            by_lead.setdefault(trigger.lead, []).append((number, trigger))
+    line, by_lead = _searched(triggers)
     scans = []
     if line:
         source = "\\n(?:" + "|".join(t.pattern for _, t in line) + ")"
@@ -80,15 +124,16 @@ def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
 
 
 def _combined(triggers: Sequence[Trigger]) -> re.Pattern[str]:
-    """One pattern for every trigger, for a short text: ``n<number>`` groups after a line end,
-    ``a<number>`` groups anywhere -- the same choice as the scans make."""
-    line = [f"(?P<n{number}>{trigger.pattern})" for number, trigger in enumerate(triggers)]
-    by_lead: dict[str, list[str]] = {}
-    for number, trigger in enumerate(triggers):
-        if not trigger.line_start:
-            by_lead.setdefault(trigger.lead, []).append(f"(?P<a{number}>{trigger.rest})")
+    """One pattern for every trigger, for a short text -- the same choice as the scans make:
+    ``n<number>`` groups after a line end (every trigger there, the lowest number first, so that
+    ``\\n[TOOL_CALLS]`` is the marker's and not a line trigger's), ``a<number>`` groups anywhere."""
+    _, by_lead = _searched(triggers)
+    line = [f"(?P<n{number}>{t.pattern})" for number, t in enumerate(triggers) if not t.text_start]
     branches = ["\\n(?:" + "|".join(line) + ")"] if line else []
-    branches += [re.escape(lead) + "(?:" + "|".join(rests) + ")" for lead, rests in by_lead.items()]
+    branches += [
+        re.escape(lead) + "(?:" + "|".join(f"(?P<a{number}>{t.rest})" for number, t in members) + ")"
+        for lead, members in by_lead.items()
+    ]
     return re.compile("|".join(branches)) if branches else _NEVER
 
 
@@ -102,7 +147,7 @@ class TriggerSearch:
         self._scans = _scans(triggers)
 
     def new_text(self, text: str) -> list[Found | None]:
-        """What :meth:`first` keeps about one text: each scan's next match."""
+        """What :meth:`first` keeps about one text: each scan's next match (None: not scanned yet)."""
         return [None] * len(self._scans) if len(text) > SHORT else []
 
     def first(self, text: str, pos: int, found: list[Found | None]) -> Found | None:
@@ -118,11 +163,12 @@ class TriggerSearch:
         best: Found | None = None
         for number, scan in enumerate(self._scans):
             cached = found[number]
+            # A match still ahead stays valid, and so does having found none.
             if cached is None or (cached is not NONE and cached[0] < pos):
                 cached = found[number] = _next(scan, text, pos)
             if cached is NONE:
                 continue
-            # Two at the same place: the trigger listed first (markup before bare JSON).
+            # Two at the same place: the trigger numbered first (the lower tier).
             if best is None or cached[0] < best[0] or (cached[0] == best[0] and cached[2] < best[2]):
                 best = cached
         return best
@@ -157,3 +203,70 @@ def _which(scan: _Scan, text: str, start: int) -> Found:
         if found is not None:
             return start, found.end(), number
     raise AssertionError("a scan matched no trigger")  # pragma: no cover
+
+
+# -- the rest of the patterns ------------------------------------------------------------------
+
+
+def _start_pattern(triggers: Sequence[Trigger], where: int) -> re.Pattern[str]:
+    """The triggers that may begin exactly where a match is tried (``n<number>`` groups)."""
+    alternatives = [
+        f"(?P<n{number}>{trigger.pattern})"
+        for number, trigger in enumerate(triggers)
+        if where == FIRST
+        or (where == LINE and not trigger.text_start)
+        or not (trigger.line_start or trigger.text_start)
+    ]
+    return re.compile("|".join(alternatives)) if alternatives else _NEVER
+
+
+def _hold_pattern(holds: Sequence[Hold], where: int) -> re.Pattern[str]:
+    line_start = _MID_LINE if where == MID else _LINE_START
+    alternatives = [
+        (_TEXT_START if hold.text_start else line_start if hold.line_start else "") + f"(?:{hold.pattern})"
+        for hold in holds
+        if where == FIRST or not hold.text_start
+    ]
+    return re.compile("(?:" + "|".join(alternatives) + ")\\Z") if alternatives else _NEVER
+
+
+class Patterns(NamedTuple):
+    """What the channel searches with, for one set of detector classes."""
+
+    owners: tuple[tuple[Trigger, int], ...]  # each trigger, with its detector's position
+    search: TriggerSearch
+    # Each indexed by where the text begins (MID, LINE, FIRST): the triggers that may begin
+    # right there, and what the text may end with while one could still follow.
+    starts: tuple[re.Pattern[str], ...]
+    holds: tuple[re.Pattern[str], ...]
+    quiet: re.Pattern[str]
+    line_first: frozenset[str]
+
+
+@functools.lru_cache(maxsize=64)
+def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
+    """Built once per set of detectors, not once per parser (it is most of a parser's set-up)."""
+    # The lower tier first: where a marker and a bare-JSON trigger match at
+    # the same place ("[TOOL_CALLS]" and "["), the marker wins.
+    owners = tuple(
+        sorted(
+            ((trigger, number) for number, kind in enumerate(kinds) for trigger in kind.triggers),
+            key=lambda pair: pair[0].tier,
+        )
+    )
+    triggers = [trigger for trigger, _ in owners]
+    holds = [hold for kind in kinds for hold in kind.holds]
+    # The fast path: text that continues a line and holds no line end and no
+    # character an anywhere-trigger can begin with cannot start any markup.
+    anywhere = {t.lead for t in triggers if not (t.line_start or t.text_start)} | {
+        c for h in holds if not (h.line_start or h.text_start) for c in h.first
+    }
+    return Patterns(
+        owners,
+        TriggerSearch(triggers),
+        tuple(_start_pattern(triggers, where) for where in (MID, LINE, FIRST)),
+        tuple(_hold_pattern(holds, where) for where in (MID, LINE, FIRST)),
+        re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
+        frozenset({t.lead for t in triggers if t.line_start or t.text_start})
+        | {c for h in holds if h.line_start or h.text_start for c in h.first},
+    )

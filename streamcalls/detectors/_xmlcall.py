@@ -40,12 +40,10 @@ __all__ = (
     "Closer",
     "ParamCall",
     "literal_prefix_at",
-    "skip_blanks",
     "valid_name",
     "value_end",
 )
 
-BLANKS = " \t\r\n"
 MAX_GAP = 64  # blanks between a value's closer and the markup after it
 MAX_NAME = 256  # longest tool name or parameter key
 _BAD_NAME = re.compile(r"[\s<>{}\[\]()\"'`\\,;=|]")
@@ -58,13 +56,6 @@ _encode = msgspec.json.encode
 def valid_name(name: str) -> bool:
     """A tool name: not empty, no blanks, quotes, brackets or other punctuation of the markup."""
     return bool(name) and len(name) <= MAX_NAME and _BAD_NAME.search(name) is None
-
-
-def skip_blanks(text: str, pos: int) -> int:
-    end = len(text)
-    while pos < end and text[pos] in BLANKS:
-        pos += 1
-    return pos
 
 
 def literal_prefix_at(text: str, pos: int, literals: tuple[str, ...]) -> int:

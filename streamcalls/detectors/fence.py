@@ -6,7 +6,7 @@
     {"name": "get_weather", "arguments": {"city": "Oslo"}, "id": "optional"}
     ~~~
 
-Both fence lines stand on their own lines (trailing blanks allowed); the
+Both fence lines stand on their own lines (up to 64 trailing blanks); the
 body is one call object.  ``~~~tool_call`` inside a sentence is text.  The
 call completes at the closing fence line's end (or the end of the text);
 a body that is not one well-formed call object fails with the raw block,
@@ -22,7 +22,7 @@ from ._block import BlockDetector
 
 __all__ = ("FenceDetector",)
 
-_CLOSE = r"~~~[ \t]*\r?\n"
+_CLOSE = r"~~~[ \t]{0,64}\r?\n"  # as many blanks as the hold waits for: the same for any chunking
 _CLOSE_HOLD = r"~(?:~(?:~[ \t]{0,64}\r?)?)?"
 
 
@@ -40,7 +40,7 @@ CLOSE_HOLD = _line_patterns(_CLOSE_HOLD, True)
 
 class FenceDetector(BlockDetector):
     name = "fence"
-    triggers = (Trigger("~", r"~~tool_call[ \t]*\r?\n", line_start=True),)
+    triggers = (Trigger("~", r"~~tool_call[ \t]{0,64}\r?\n", line_start=True),)
     holds = (Hold(prefixes("~~~tool_call") + r"(?:[ \t]{0,64}\r?)?", "~", line_start=True),)
     close = CLOSE
     close_hold = CLOSE_HOLD

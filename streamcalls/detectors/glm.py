@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import re
 
-from ._base import DONE, Hold, Trigger, prefixes
+from ._base import DONE, Hold, Trigger, prefixes, skip_blanks
 from ._tagged import TaggedDetector
-from ._xmlcall import MAX_GAP, MAX_NAME, Closer, literal_prefix_at, skip_blanks
+from ._xmlcall import MAX_GAP, MAX_NAME, Closer, literal_prefix_at
 
 __all__ = ("GlmDetector",)
 

@@ -26,10 +26,10 @@ from ._sequence import CallSequence
 
 __all__ = ("JsonDetector",)
 
-_CODE_OPEN = r"```json[ \t]*\r?\n"
+_CODE_OPEN = r"```json[ \t]{0,64}\r?\n"  # as many blanks as the holds wait for
 CODE_CLOSE = (
-    re.compile(r"(?<=\n)```[ \t]*\r?\n"),
-    re.compile(r"(?:\A|(?<=\n))```[ \t]*\r?\n"),
+    re.compile(r"(?<=\n)```[ \t]{0,64}\r?\n"),
+    re.compile(r"(?:\A|(?<=\n))```[ \t]{0,64}\r?\n"),
 )
 CODE_CLOSE_HOLD = (
     re.compile(r"(?<=\n)`(?:`(?:`[ \t]{0,64}\r?)?)?\Z"),

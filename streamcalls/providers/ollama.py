@@ -14,7 +14,9 @@ the response started is a line ``{"error": "..."}`` (the HTTP status stays
 top level instead of a message, are read the same way.
 
 Older servers send calls without an ``id``: one is generated.
-``message.thinking`` is reasoning.
+``message.thinking`` is reasoning.  Every line carries ``model``: the first
+one's adds its family's text detectors (unless ``detect=`` or ``model=``
+was given).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class _Message(msgspec.Struct):
 
 
 class _Line(msgspec.Struct):
+    model: str | None = None
     message: _Message | None = None
     response: str | None = None  # /api/generate
     thinking: str | None = None  # /api/generate
@@ -80,6 +83,8 @@ class OllamaAdapter(Adapter):
 
     def handle(self, line: _Line, name: str | None) -> None:
         emit = self.emit
+        if emit.on_model is not None and line.model:
+            emit.model(line.model)  # before its text: the model's detectors read it
         if line.error is not None:
             emit.provider_error(*error_message(line.error))
         if line.thinking:

@@ -23,6 +23,9 @@ JSON object (servers that send every call with ``index: 0``) starts a new
 call; anything else after a call's closed arguments (``{"a": 1}}``) starts
 none and is reported as a ParseError naming that call.  Empty names
 repeated in continuation fragments are ignored.  Only choice 0 is read.
+
+Every chunk carries ``model``: the first one's adds its family's text
+detectors (unless ``detect=`` or ``model=`` was given).
 """
 
 from __future__ import annotations
@@ -101,6 +104,7 @@ class _Groq(msgspec.Struct, gc=False):
 
 
 class _Chunk(msgspec.Struct, gc=False):
+    model: str | None = None
     choices: list[_Choice] | None = None
     usage: _Usage | None = None
     x_groq: _Groq | None = None
@@ -168,6 +172,8 @@ class OpenAIChatAdapter(Adapter):
 
     def handle(self, chunk: _Chunk, name: str | None) -> None:
         emit = self.emit
+        if emit.on_model is not None and chunk.model:
+            emit.model(chunk.model)  # before its text: the model's detectors read it
         if chunk.error is not None:
             message, code = error_message(chunk.error)
             emit.provider_error(message, code)

@@ -7,7 +7,9 @@ each payload, which also carries a ``sequence_number``:
 ``response.output_item.done{output_index, item}``; the stream ends with
 ``response.completed``, ``response.incomplete`` or ``response.failed``
 (each holding the whole ``response`` with ``status``, ``usage``,
-``incomplete_details``, ``error``).  There is no ``[DONE]``.
+``incomplete_details``, ``error``).  There is no ``[DONE]``.  The
+``response`` names its ``model``: the first one adds its family's text
+detectors (unless ``detect=`` or ``model=`` was given).
 
 - A function call is an item ``{type: "function_call", id: "fc_...",
   call_id: "call_...", name, arguments: ""}``; its arguments stream as
@@ -88,6 +90,7 @@ class _Incomplete(msgspec.Struct):
 
 
 class _Response(msgspec.Struct):
+    model: Any = None
     status: str | None = None
     error: Any = None
     incomplete_details: _Incomplete | None = None
@@ -173,6 +176,8 @@ class OpenAIResponsesAdapter(Adapter):
     def handle(self, event: _Event, name: str | None) -> None:
         kind = event.type or name or ""
         emit = self.emit
+        if emit.on_model is not None and event.response is not None and isinstance(event.response.model, str):
+            emit.model(event.response.model)  # response.created names it, before any text
         if kind == "response.function_call_arguments.delta":
             if isinstance(event.delta, str) and event.delta:
                 self._arguments_delta(event, event.delta)

@@ -1,0 +1,55 @@
+"""Which text detectors a model family needs: ``model="Qwen/Qwen3-Coder-30B-A3B-Instruct"``.
+
+Users know their model, not the format it writes its calls in.  Given a
+model name -- a Hugging Face id, an Ollama tag (``qwen3-coder:30b``), a
+gateway's name (``openrouter/openai/gpt-oss-120b``) -- :func:`detectors_for_model`
+looks it up in :data:`MODEL_FAMILIES`: the first pattern found anywhere in
+the name, ignoring case, gives the family's detectors.  A
+:class:`~streamcalls.StreamParser` adds them to its default detectors; an
+unknown name adds none.  The order matters where names overlap: a Hermes
+fine-tune of Llama writes Hermes calls, DeepSeek's distilled Qwen models
+write DeepSeek's tokens, Qwen3-Coder is not Qwen3.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ("MODEL_FAMILIES", "detectors_for_model")
+
+_SEP = r"[-_ .]?"  # "Llama-3.2", "llama3.2", "Kimi_K2", "minimax m2"
+
+MODEL_FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("hermes", ("hermes",)),  # NousResearch/Hermes-3-Llama-3.1-8B, hermes3:8b
+    (rf"deepseek{_SEP}(?:v3|r1)", ("deepseek",)),  # also the R1 distills of Qwen and Llama
+    (r"gpt-oss", ("harmony",)),
+    (rf"qwen3{_SEP}coder|qwen3\.[5-9]", ("qwen3_coder",)),  # Qwen3-Coder, Qwen3.5
+    (r"qwen(?:2|3)|qwq", ("hermes",)),  # Qwen2.5, Qwen3, QwQ
+    (rf"glm{_SEP}(?:4\.[5-9]|[5-9](?![0-9]))", ("glm",)),  # GLM-4.5, 4.6, 4.7 and later
+    (rf"kimi{_SEP}k2", ("kimi",)),
+    (rf"llama{_SEP}3\.[23]", ("llama", "pythonic")),
+    (rf"llama{_SEP}4", ("pythonic",)),
+    (rf"minimax{_SEP}m2", ("minimax",)),
+    (r"mistral|magistral|devstral", ("mistral",)),
+)
+"""(pattern, detector names) pairs, tried in order; the first whose pattern is found wins."""
+
+_COMPILED = tuple((re.compile(pattern, re.IGNORECASE), names) for pattern, names in MODEL_FAMILIES)
+
+
+@functools.lru_cache(maxsize=256)
+def detectors_for_model(model: str) -> tuple[str, ...]:
+    """The text detectors that a model's family writes its calls for (``()``: unknown).
+
+    ::
+
+        >>> detectors_for_model("openai/gpt-oss-120b")
+        ('harmony',)
+        >>> detectors_for_model("meta-llama/Llama-3.2-3B-Instruct")
+        ('llama', 'pythonic')
+    """
+    for pattern, names in _COMPILED:
+        if pattern.search(model):
+            return names
+    return ()

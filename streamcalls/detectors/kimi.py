@@ -1,0 +1,223 @@
+"""Kimi K2's tool-call tokens (``source="kimi"``).
+
+::
+
+    <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>
+
+The section holds calls one after another (blanks between the tokens are
+markup); some checkpoints spell its tokens ``<|tool_call_section_begin|>`` /
+``<|tool_call_section_end|>``.  The model writes each call's id,
+``functions.NAME:IDX``: the call keeps it as its id (made unique within the
+stream like every id) and is named ``NAME`` -- the id without a leading
+``functions.`` and a trailing ``:IDX``, dots and dashes kept.  A call
+starts at ``<|tool_call_argument_begin|>`` and completes when its
+arguments' JSON closes (no arguments before ``<|tool_call_end|>``: ``{}``);
+the arguments end at the next Kimi token, so JSON still open there fails
+the call.
+
+Nothing inside the section is text: anything there that is not a call fails,
+nameless, with that text as ``raw``, up to the next Kimi token.  A
+``<|tool_call_begin|>`` without a section is a call too; after it, only a
+further call continues the markup.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._calls import OPEN, Call
+from ._base import (
+    ACTIVE,
+    DONE,
+    MORE,
+    Hold,
+    StateDetector,
+    Trigger,
+    arguments_until,
+    literal_at,
+    prefixes,
+    skip_blanks,
+)
+
+__all__ = ("KimiDetector",)
+
+SECTION_BEGINS = ("<|tool_calls_section_begin|>", "<|tool_call_section_begin|>")
+SECTION_ENDS = ("<|tool_calls_section_end|>", "<|tool_call_section_end|>")
+CALL_BEGIN = "<|tool_call_begin|>"
+ARGUMENTS_BEGIN = "<|tool_call_argument_begin|>"
+CALL_END = "<|tool_call_end|>"
+_TOKENS = (*SECTION_BEGINS, *SECTION_ENDS, CALL_BEGIN, ARGUMENTS_BEGIN, CALL_END)
+_ANY_TOKEN = re.compile("|".join(re.escape(token) for token in _TOKENS))
+_ANY_TOKEN_HOLD = re.compile("(?:" + "|".join(prefixes(token) for token in _TOKENS) + r")\Z")
+_HOLD_WINDOW = max(map(len, _TOKENS))
+assert _HOLD_WINDOW <= 32  # (arguments_until looks that far back for a token's start)
+_FUNCTIONS = "functions."
+_INDEX = re.compile(r":\d+\Z")
+_MAX_ID = 256
+_MAX_BLANK = 64  # blanks held after a call outside a section, while another call may follow
+
+# States.
+_BETWEEN = 0  # between calls
+_ID = 1  # after <|tool_call_begin|>
+_ARGUMENTS_START = 2
+_ARGUMENTS = 3
+_AFTER_ARGUMENTS = 4  # <|tool_call_end|> should follow
+_STRAY = 5  # text inside the section that is not a call: up to the next token
+
+
+class KimiDetector(StateDetector):
+    name = "kimi"
+    triggers = tuple(Trigger("<", re.escape(token[1:])) for token in (*SECTION_BEGINS, CALL_BEGIN))
+    holds = tuple(Hold(prefixes(token), "<") for token in (*SECTION_BEGINS, CALL_BEGIN))
+
+    __slots__ = ("_call", "_id", "_section")
+
+    def begin(self, trigger: str) -> None:
+        self.status = ACTIVE
+        self.committed = True
+        self._section = trigger != CALL_BEGIN
+        self._state = _ID if trigger == CALL_BEGIN else _BETWEEN
+        self._id: list[str] = []
+        self._call: Call | None = None
+
+    def _between(self, text: str, pos: int) -> int:
+        start = pos
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
+            if self._section:
+                return pos  # blanks inside the section are markup
+            if pos - start > _MAX_BLANK:
+                self.status = DONE
+            return start  # wait: another call may follow
+        for token in (CALL_BEGIN, *SECTION_ENDS):
+            found = literal_at(text, pos, token)
+            if found == 1:
+                if token == CALL_BEGIN:
+                    self.markup.next_call(pos)
+                    self._state = _ID
+                    self._id = []
+                    self._call = None
+                else:
+                    self.status = DONE
+                return pos + len(token)
+            if found == 0:
+                return start if not self._section else pos
+        if not self._section:
+            self.status = DONE  # the text goes on
+            return start
+        return self._unexpected(pos, "text inside the tool-call section that is not a call")
+
+    def _unexpected(
+        self, pos: int, error: str, *, name: str | None = None, call_id: str | None = None
+    ) -> int:
+        """Markup that is not a call: in a section it fails, up to the next token; else the text resumes."""
+        if self._section:
+            self.markup.next_call(pos)
+            self.markup.fail(error, name=name, call_id=call_id)
+            self._state = _STRAY
+        else:
+            self.markup.fail(error, name=name, call_id=call_id)
+            self.status = DONE
+        return pos
+
+    def _stray(self, text: str, pos: int) -> int:
+        found = _ANY_TOKEN.search(text, pos)
+        if found is not None:
+            self._state = _BETWEEN if found.group() in (CALL_BEGIN, *SECTION_ENDS) else _STRAY
+            return found.start() if self._state == _BETWEEN else found.end()
+        held = _ANY_TOKEN_HOLD.search(text, max(pos, len(text) - _HOLD_WINDOW))
+        return held.start() if held is not None else len(text)
+
+    def _call_id(self, text: str, pos: int) -> int:
+        room = _MAX_ID - sum(map(len, self._id))
+        at = text.find("<", pos, pos + room + 1)
+        if at < 0:
+            if len(text) - pos > room:
+                self._id = []
+                return self._unexpected(pos + room, "the call id after <|tool_call_begin|> is too long")
+            self._id.append(text[pos:])
+            return len(text)
+        self._id.append(text[pos:at])
+        found = literal_at(text, at, ARGUMENTS_BEGIN)
+        if found == 0:
+            return at
+        call_id = "".join(self._id).strip()
+        name = _name(call_id)
+        if found < 0:
+            error = "expected <|tool_call_argument_begin|> after the call id"
+            return self._unexpected(at, error, name=name or None, call_id=call_id or None)
+        self._call = self.markup.open_call(call_id or None, name or None)
+        if self._call is None:  # past max_calls
+            self.status = DONE
+            return at
+        self._state = _ARGUMENTS_START
+        return at + len(ARGUMENTS_BEGIN)
+
+    def _arguments_start(self, text: str, pos: int) -> int:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
+            return pos
+        call = self._call
+        assert call is not None
+        if text[pos] == "<":
+            found = literal_at(text, pos, CALL_END)
+            if found == 0:
+                return pos
+            if found == 1:  # no arguments: {}
+                self.calls.whole(call, None)
+                self._state = _BETWEEN
+                return pos + len(CALL_END)
+        self.markup.arguments(call, pos)
+        self._state = _ARGUMENTS
+        return pos
+
+    def _arguments(self, text: str, pos: int) -> int:
+        assert self._call is not None
+        pos, how, _ = arguments_until(self, self._call, text, pos, boundary=_ANY_TOKEN, hold=_ANY_TOKEN_HOLD)
+        if how != MORE:  # the JSON closed, or a token came first (the call was ended there)
+            self._state = _AFTER_ARGUMENTS
+        return pos
+
+    def _after_arguments(self, text: str, pos: int) -> int:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
+            return pos
+        found = literal_at(text, pos, CALL_END)
+        if found == 1:
+            self._state = _BETWEEN
+            return pos + len(CALL_END)
+        if found == 0:
+            return pos
+        if any(literal_at(text, pos, token) >= 0 for token in (CALL_BEGIN, *SECTION_ENDS)):
+            self._state = _BETWEEN  # no <|tool_call_end|>: the next call, or the section's end, ends it
+            return pos
+        if not self._section:
+            self.status = DONE
+            return pos
+        return self._unexpected(pos, "expected <|tool_call_end|> after the arguments")
+
+    def finish(self, rest: str) -> str:
+        self.status = DONE
+        call = self._call
+        state = self._state
+        if call is not None and call.status == OPEN:
+            if state == _ARGUMENTS:
+                self.calls.feed(call, rest)
+            self.markup.fail("the arguments were cut off (the text ended inside them)", call)
+        elif state == _ID:
+            call_id = "".join(self._id).strip()
+            self.markup.fail(
+                "the text ended inside a tool call", name=_name(call_id) or None, call_id=call_id or None
+            )
+        elif state == _BETWEEN and not self._section:
+            return rest  # blanks held after the last call: text
+        return ""
+
+    steps = (_between, _call_id, _arguments_start, _arguments, _after_arguments, _stray)  # by state
+
+
+def _name(call_id: str) -> str:
+    """``functions.NAME:IDX`` -> ``NAME``."""
+    name = call_id[len(_FUNCTIONS) :] if call_id.startswith(_FUNCTIONS) else call_id
+    found = _INDEX.search(name)
+    return name[: found.start()] if found is not None else name
