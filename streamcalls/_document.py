@@ -26,8 +26,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ._emitter import Emitter
-from ._error_bodies import gist, html_title
-from ._http import MAX_ERROR_BODY
+from ._error_bodies import MAX_ERROR_BODY, gist, html_title
 from ._jsonscan import JsonScanner
 from ._records import Framer, RecordSink
 from ._trailing import Trailing

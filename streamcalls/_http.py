@@ -15,10 +15,7 @@ import msgspec
 from ._error_bodies import error_in, gist
 from ._events import Event, ProviderError, StreamFinished
 
-__all__ = ("MAX_ERROR_BODY", "STREAM_CONTENT_TYPES", "bad_response_events", "problem_with")
-
-MAX_ERROR_BODY = 64 * 1024
-"""Bytes of an error response's body read to report it."""
+__all__ = ("STREAM_CONTENT_TYPES", "bad_response_events", "problem_with")
 
 STREAM_CONTENT_TYPES = frozenset(
     {

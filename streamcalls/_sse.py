@@ -21,8 +21,9 @@ while a server that merely omits the last line end loses nothing.
 
 from __future__ import annotations
 
+from ._emitter import preview
 from ._events import Event, ParseError
-from ._lines import LineBuffer, preview
+from ._lines import LineBuffer
 from ._records import RecordSink
 
 __all__ = ("SSEFramer",)

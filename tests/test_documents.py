@@ -527,6 +527,7 @@ def test_the_json_body_framer_forwards_what_comes_after_it_handed_over() -> None
     JSON body's framer the rest of a chunk after it handed over to the NDJSON framer."""
     from streamcalls._emitter import Emitter
     from streamcalls._framing import make_framer
+    from streamcalls._nonstream import DocumentReader
     from streamcalls._records import Framer
     from streamcalls.providers.ollama import OllamaAdapter
 
@@ -534,7 +535,7 @@ def test_the_json_body_framer_forwards_what_comes_after_it_handed_over() -> None
     emit = Emitter(Limits(), counter_ids())
     adapter = OllamaAdapter(emit)
     framers: list[Framer] = []
-    make_framer(adapter.framing, adapter, emit, framers.append).feed(body[:1])
+    make_framer(adapter.framing, adapter, emit, DocumentReader(emit, adapter), framers.append).feed(body[:1])
     json_body = framers[-1]  # the owner still feeds this one
     cut = body.index(b"\n") + 1
     json_body.feed(body[1:cut])  # the first line: it hands over
