@@ -28,9 +28,9 @@ import msgspec
 
 import streamcalls
 from streamcalls._emitter import Emitter
-from streamcalls._framing import make_framer
 from streamcalls._limits import Limits
 from streamcalls._nonstream import DocumentReader
+from streamcalls.framing._make import make_framer
 from streamcalls.providers import adapter_for
 
 from .contenders import contender

@@ -22,11 +22,11 @@ import msgspec
 
 from ._errors import UsageError
 from ._events import Event, ParseError, ProviderError, ToolCallCompleted, ToolCallFailed
-from ._firstbyte import json_or_sse
 from ._floors import FLOOR_WORK, floor
 from ._names import ProviderName
 from ._parser import StreamParser
 from ._timing import Rate, Settings, Timing, measure
+from .framing._firstbyte import json_or_sse
 from .providers import adapter_for
 
 __all__ = ("SETTINGS", "CallEnd", "Measured", "bench_file", "render", "render_json")

@@ -30,9 +30,9 @@ import msgspec
 
 from ._adapter import Adapter
 from ._emitter import Emitter
-from ._error_bodies import error_in
 from ._errors import UsageError
 from ._readers import BREAK, CALL, READERS, REASONING, TEXT, Found, Native, detect_provider
+from .framing._error_bodies import error_in
 from .providers import ADAPTERS
 
 __all__ = ("DocumentReader", "Unreadable", "describe", "document_provider", "load", "read_document")

@@ -8,19 +8,19 @@ from typing import Any
 
 from ._adapter import Adapter, as_mapping
 from ._arguments import IdFactory
-from ._bom import LeadingBom
 from ._detect import AutoDetector
 from ._emitter import Emitter
 from ._errors import MalformedStreamError, UsageError
 from ._events import Event, ParseError
-from ._framing import make_framer
 from ._limits import Limits
 from ._names import ProviderName
 from ._nonstream import DocumentReader
 from ._options import check_parser_options
-from ._records import Framer
-from ._utf8 import Utf8CheckedFramer, Utf8Filter
 from .detectors import build_channel, default_detect, follow_model
+from .framing._bom import LeadingBom
+from .framing._make import make_framer
+from .framing._records import Framer
+from .framing._utf8 import Utf8CheckedFramer, Utf8Filter
 from .providers import adapter_for, recognize
 
 __all__ = ("ParserState", "StreamParser")

@@ -16,7 +16,7 @@ import msgspec
 from ._events import Event
 from ._limits import DEFAULT_LIMITS
 from ._recordings import CONTENT_TYPES
-from ._sse import SSEFramer
+from .framing._sse import SSEFramer
 
 __all__ = ("gemini_body",)
 

@@ -1,11 +1,11 @@
 """Google Gemini ``streamGenerateContent`` (Gemini API and Vertex AI).
 
 Wire format, in one of two framings -- the caller's URL decides, the first
-byte tells (framing ``"json-array-or-sse"``, see :mod:`streamcalls._firstbyte`):
+byte tells (framing ``"json-array-or-sse"``, see :mod:`streamcalls.framing._firstbyte`):
 
 - ``?alt=sse``: SSE ``data: {GenerateContentResponse}`` events, no ``[DONE]``;
 - without it: one JSON array of those objects, streamed element by element
-  (:mod:`streamcalls._jsonarray`); its closing ``]`` ends the stream.
+  (:mod:`streamcalls.framing._jsonarray`); its closing ``]`` ends the stream.
 
 A chunk holds ``candidates[0].content.parts[]`` -- ``text`` (reasoning when
 ``thought: true``) or ``functionCall{id?, name, args?}`` -- and, in the last

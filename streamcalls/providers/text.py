@@ -1,6 +1,6 @@
 """A plain text stream: the model's raw output, with no provider framing.
 
-Its bytes are decoded by the text framer (:mod:`streamcalls._text`) and go
+Its bytes are decoded by the text framer (:mod:`streamcalls.framing._text`) and go
 to the text channel, where the text detectors look for calls; this adapter
 takes the text that comes as a record or an SDK's object.  The end of input
 is the end marker.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._adapter import Adapter
-from .._utf8 import Utf8Decoder
+from ..framing._utf8 import Utf8Decoder
 
 __all__ = ("TextAdapter",)
 

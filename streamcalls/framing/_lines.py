@@ -10,8 +10,8 @@ bytearray that grows by appends only, so any chunking costs O(n).
 
 from __future__ import annotations
 
-from ._emitter import preview
-from ._events import Event, ParseError
+from .._emitter import preview
+from .._events import Event, ParseError
 
 __all__ = ("LineBuffer",)
 

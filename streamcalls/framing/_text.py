@@ -9,7 +9,7 @@ text detectors look for calls.
 
 from __future__ import annotations
 
-from ._emitter import Emitter
+from .._emitter import Emitter
 from ._records import RecordSink
 from ._utf8 import Utf8Decoder
 

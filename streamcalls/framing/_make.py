@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import partial
 
+from .._emitter import Emitter
 from ._document import DocumentFramer, DocumentSink, HtmlPageFramer, Replace
-from ._emitter import Emitter
 from ._eventstream import EventStreamFramer
 from ._firstbyte import FirstByteFramer, body_framing
 from ._jsonarray import JSONArrayFramer

@@ -25,9 +25,9 @@ import re
 from collections.abc import Callable
 from typing import Protocol
 
-from ._emitter import Emitter
+from .._emitter import Emitter
+from .._jsonscan import JsonScanner
 from ._error_bodies import MAX_ERROR_BODY, gist, html_title
-from ._jsonscan import JsonScanner
 from ._records import Framer, RecordSink
 from ._trailing import Trailing
 
