@@ -32,12 +32,12 @@ from ._events import (
     ToolCallPatch,
     ToolCallStarted,
 )
-from ._httpx import from_httpx
 from ._partial import PartialArguments
 from ._replay import ReplayApp, bundled_recordings
 from ._results import ToolResult
 from ._serve import serve
-from ._tools import ToolRun, run_tools
+from .aio._httpx import from_httpx
+from .aio._tools import ToolRun, run_tools
 from .codec import encode_tools
 
 __all__ = ("run_demo",)

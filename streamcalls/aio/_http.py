@@ -12,8 +12,8 @@ from http import HTTPStatus
 
 import msgspec
 
-from ._events import Event, ProviderError, StreamFinished
-from .framing._error_bodies import error_in, gist
+from .._events import Event, ProviderError, StreamFinished
+from ..framing._error_bodies import error_in, gist
 
 __all__ = ("STREAM_CONTENT_TYPES", "bad_response_events", "problem_with")
 
