@@ -349,9 +349,9 @@ def _run_serve(args: argparse.Namespace) -> int:
     try:
         import anyio
 
-        from ._replay import ReplayApp, bundled_recordings, load_recordings
-        from ._routes import ENDPOINTS
-        from ._serve import serve
+        from .replay._app import ReplayApp, bundled_recordings, load_recordings
+        from .replay._routes import ENDPOINTS
+        from .replay._serve import serve
     except ImportError as exc:
         raise CommandError(f"serving needs its extra: pip install 'streamcalls[serve]' ({exc})") from None
     if args.recordings is None:
@@ -409,7 +409,7 @@ def _run_demo(args: argparse.Namespace) -> int:
     try:
         import anyio
 
-        from ._demo import run_demo
+        from .replay._demo import run_demo
     except ImportError as exc:
         raise CommandError(f"the demo needs its extra: pip install 'streamcalls[demo]' ({exc})") from None
     status: int = anyio.run(lambda: run_demo(fast=args.fast))

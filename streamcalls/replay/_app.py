@@ -38,12 +38,12 @@ from typing import Any
 import anyio
 import msgspec
 
+from .._errors import UsageError
 from ._complete import complete_response
-from ._errors import UsageError
+from ._errors import Headers, error_response, no_model_message
 from ._history import Rejected, conversation_turn
 from ._recordings import Recording, bundled_recordings, event_ends, load_recordings
 from ._reframe import gemini_body
-from ._replay_errors import Headers, error_response, no_model_message
 from ._routes import ENDPOINTS, Route, route_for
 
 __all__ = ("Hold", "Recording", "ReplayApp", "bundled_recordings", "load_recordings")
