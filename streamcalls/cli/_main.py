@@ -25,8 +25,8 @@ from typing import Any, NoReturn, TextIO, TypeAlias
 
 import msgspec
 
-from ._errors import UsageError
-from ._events import (
+from .._errors import UsageError
+from .._events import (
     Event,
     ParseError,
     ProviderError,
@@ -39,10 +39,10 @@ from ._events import (
     ToolCallPatch,
     ToolCallStarted,
 )
-from ._names import ProviderName
-from ._parser import StreamParser
-from .detectors import DETECTORS
-from .providers import ADAPTERS, PROVIDER_NAMES
+from .._names import ProviderName
+from .._parser import StreamParser
+from ..detectors import DETECTORS
+from ..providers import ADAPTERS, PROVIDER_NAMES
 
 __all__ = ("describe", "main", "replay")
 
@@ -349,9 +349,9 @@ def _run_serve(args: argparse.Namespace) -> int:
     try:
         import anyio
 
-        from .replay._app import ReplayApp, bundled_recordings, load_recordings
-        from .replay._routes import ENDPOINTS
-        from .replay._serve import serve
+        from ..replay._app import ReplayApp, bundled_recordings, load_recordings
+        from ..replay._routes import ENDPOINTS
+        from ..replay._serve import serve
     except ImportError as exc:
         raise CommandError(f"serving needs its extra: pip install 'streamcalls[serve]' ({exc})") from None
     if args.recordings is None:
@@ -409,7 +409,7 @@ def _run_demo(args: argparse.Namespace) -> int:
     try:
         import anyio
 
-        from .replay._demo import run_demo
+        from ..replay._demo import run_demo
     except ImportError as exc:
         raise CommandError(f"the demo needs its extra: pip install 'streamcalls[demo]' ({exc})") from None
     status: int = anyio.run(lambda: run_demo(fast=args.fast))
