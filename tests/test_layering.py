@@ -36,6 +36,7 @@ LAYERS = (
             "_arguments.py",
             "_jsonscan.py",
             "_patchwriter.py",
+            "_call.py",
             "_calls.py",
             "_emitter.py",
             "_adapter.py",
@@ -125,10 +126,10 @@ def read_imports(path: Path) -> Imports:
 
     def visit(node: ast.AST, runs: bool) -> None:
         if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.body:
-                visit(child, False)
-            for child in node.orelse:
-                visit(child, runs)
+            for statement in node.body:
+                visit(statement, False)
+            for statement in node.orelse:
+                visit(statement, runs)
             return
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
