@@ -48,7 +48,7 @@ from typing import Any
 import msgspec
 
 from .._adapter import Adapter, as_mapping
-from .._calls import Call
+from .._call import Call
 from .._emitter import Emitter
 from .._events import Usage
 from ..framing._eventstream import ERROR_RECORD

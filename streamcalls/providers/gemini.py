@@ -49,7 +49,7 @@ from typing import Any
 import msgspec
 
 from .._adapter import Adapter, as_mapping
-from .._calls import OPEN, Call
+from .._call import OPEN, Call
 from .._emitter import Emitter
 from .._events import Usage
 from ._partial_args import ArgumentsWriter, PathError
