@@ -53,7 +53,7 @@ def bad_response_events(
     """The events for a response that is an error rather than a stream.
 
     A JSON error object in any provider's shape gives its message and code
-    (see :mod:`._error_bodies`); anything else a readable preview of the
+    (see :mod:`..framing._error_bodies`); anything else a readable preview of the
     body (an HTML page: its title).  The message starts with
     the HTTP status; ``code`` is the provider's error code or type, else the
     error type an ``x-amzn-ErrorType`` header names (``error_type``: AWS puts

@@ -4,7 +4,7 @@ A provider that rejects a request answers with one JSON error object, and a
 caller who forgot ``stream: true`` gets one complete response -- both often
 pretty-printed over many lines.  A proxy in front of the provider answers
 with an HTML page.  The body's first significant byte tells these apart from
-a stream (:mod:`._firstbyte`, :mod:`._detect`), and the framers here take
+a stream (:mod:`._firstbyte`, :mod:`.._detect`), and the framers here take
 the body whole:
 
 - :class:`DocumentFramer` holds the JSON value from its first byte until it

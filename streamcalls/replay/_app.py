@@ -15,7 +15,7 @@ recording answers, and an unknown one is the provider's 404, listing the
 recordings.  Its history is checked by the provider's rules
 (:mod:`._history`): a history the provider would refuse -- a message that
 is not an object, a tool result without its call, results not where their
-calls need them -- gets the provider's 400 (:mod:`._replay_errors`).  A
+calls need them -- gets the provider's 400 (:mod:`._errors`).  A
 history that ends with tool results gets the recording's next turn
 (``<name>.turn2.<ext>``: the final answer, say), a new prompt its first.  A
 request for a stream gets the turn streamed (Gemini's in the framing it asks
