@@ -14,7 +14,7 @@ from rich.console import Console
 
 import streamcalls
 import streamcalls.testing
-from streamcalls._demo import run_demo
+from streamcalls.replay._demo import run_demo
 from tests.docblocks import served
 from tests.support import normalize
 from tests.test_docs_examples import first_stream, first_tool_loop
