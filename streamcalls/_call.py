@@ -52,6 +52,7 @@ class Call:
         "parts",
         "patches",
         "scanner",
+        "signature",
         "size",
         "source",
         "started",
@@ -77,6 +78,7 @@ class Call:
         # sends ``input: {}`` at the block's start); used if no fragment follows.
         self.initial: dict[str, Any] | None = None
         self.patches: PatchWriter | None = None  # partial_arguments=True: given when the call starts
+        self.signature: str | None = None  # Gemini 3's thoughtSignature, carried to the ToolCall
         self.owner: CallOwner | None = None  # the markup a call found in text was written in
         # A candidate not yet known to be a call (a bare JSON object whose name has
         # not come): a limit gives it up, silently, instead of failing it.

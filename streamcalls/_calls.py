@@ -153,6 +153,11 @@ class CallAssembler:
             call.name = name
             self._start(call)
 
+    def sign(self, call: Call, signature: object) -> None:
+        """Keep a provider's signature for the call (Gemini 3's ``thoughtSignature``): the first one counts."""
+        if call.signature is None and isinstance(signature, str) and signature and call.status == OPEN:
+            call.signature = signature
+
     def set_id(self, call: Call, call_id: str) -> None:
         """Replace a generated id with the provider's, while nothing was emitted."""
         if not call.started and call_id:
@@ -401,6 +406,10 @@ class CallAssembler:
         self.completed += 1
         if call.patches is not None:
             call.patches.finish(arguments)
-        self._out.append(ToolCallCompleted(ToolCall(call.id, call.name, arguments, call.index, call.source)))
+        self._out.append(
+            ToolCallCompleted(
+                ToolCall(call.id, call.name, arguments, call.index, call.source, call.signature)
+            )
+        )
         if call.owner is not None:
             call.owner.call_completed(call)

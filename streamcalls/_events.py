@@ -55,6 +55,11 @@ class ToolCall(msgspec.Struct, frozen=True):
     """The call's number in its stream: 0, 1, 2, ... in the order calls started."""
     source: str = "native"
     """``"native"``, or the text detector that found the call (``"fence"``, ``"json"``, ``"hermes"``, ...)."""
+    thought_signature: str | None = None
+    """Gemini 3's opaque ``thoughtSignature`` on the call's part (``extra_content.google.thought_signature``
+    through Gemini's OpenAI-compatible endpoint), else ``None``.  Gemini rejects the next request if a call
+    comes back without it; the codec (:func:`~streamcalls.encode_call`, :meth:`ToolRun.messages
+    <streamcalls.ToolRun.messages>`) sends it back as the provider expects."""
 
     @property
     def arguments_json(self) -> str:

@@ -166,6 +166,7 @@ def _call(emit: Emitter, native: Native) -> None:
     call = calls.open(call_id, name, "native")
     if call is None:
         return
+    calls.sign(call, native.signature)
     arguments = native.arguments if native.has_arguments else None
     if arguments is None:
         calls.whole(call, {}, "")  # no arguments at all, as a stream without any reads

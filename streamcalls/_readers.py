@@ -32,6 +32,7 @@ class Native(NamedTuple):
     arguments: Any
     has_arguments: bool  # False: the key was absent (Gemini's call without arguments)
     entry: dict[str, Any]  # the object that held the call, to show when it is malformed
+    signature: Any = None  # Gemini 3's thoughtSignature, where the provider sent one
 
 
 # What one of Found.steps is: (TEXT, str), (REASONING, str), (CALL, Native), or
@@ -68,9 +69,9 @@ class Found:
             self._run = []
             self.steps.append((BREAK, None))
 
-    def call(self, call_id: Any, name: Any, holder: dict[str, Any], key: str) -> None:
+    def call(self, call_id: Any, name: Any, holder: dict[str, Any], key: str, signature: Any = None) -> None:
         self.end_text()
-        native = Native(call_id, name, holder.get(key), key in holder, holder)
+        native = Native(call_id, name, holder.get(key), key in holder, holder, signature)
         self.natives.append(native)
         self.steps.append((CALL, native))
 
@@ -157,7 +158,10 @@ def _chat_message(message: dict[str, Any], found: Found) -> None:
     for entry in _list(message.get("tool_calls")):
         entry = _dict(entry)
         function = _dict(entry.get("function"))
-        found.call(entry.get("id"), function.get("name"), function, "arguments")
+        google = _dict(_dict(entry.get("extra_content")).get("google"))  # Gemini's compatible endpoint
+        found.call(
+            entry.get("id"), function.get("name"), function, "arguments", google.get("thought_signature")
+        )
     legacy = message.get("function_call")  # OpenAI's deprecated single call
     if isinstance(legacy, dict):
         found.call(None, legacy.get("name"), legacy, "arguments")
@@ -262,7 +266,8 @@ def read_gemini(obj: Any) -> Found:
         # REST spells it functionCall; an SDK object dumped to a dict, function_call.
         call = part.get("functionCall", part.get("function_call"))
         if isinstance(call, dict):
-            found.call(call.get("id"), call.get("name"), call, "args")
+            signature = part.get("thoughtSignature", part.get("thought_signature"))
+            found.call(call.get("id"), call.get("name"), call, "args", signature)
         elif "text" in part:
             if part.get("thought"):
                 found.reasoning(part["text"])

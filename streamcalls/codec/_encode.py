@@ -114,10 +114,12 @@ def encode_call(calls: Calls, provider: str, *, text: str | None = None) -> Any:
     ``list[ResponseInputItemParam]``; anthropic: ``MessageParam``); a plain
     ``str`` name gives ``dict[str, Any]`` (or, as it may be Responses, a list).
 
-    A :class:`ToolCall` does not carry signed reasoning: for Gemini 3
-    (``thoughtSignature`` on each ``functionCall`` part) and Anthropic's
-    extended thinking (``thinking`` blocks), resend the response's own
-    assistant message instead.
+    Gemini 3's signature on a call (:attr:`ToolCall.thought_signature
+    <streamcalls.ToolCall.thought_signature>`) is written back: Gemini's
+    ``thoughtSignature`` beside the ``functionCall``, or OpenAI Chat's
+    ``extra_content.google.thought_signature`` (Gemini's compatible
+    endpoint).  Anthropic's extended thinking (signed ``thinking`` blocks)
+    is not carried: with it, resend the response's own assistant message.
 
     :raises UsageError: for an unknown provider, or no calls.
     """

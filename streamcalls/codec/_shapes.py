@@ -17,6 +17,12 @@ Bedrock Converse              ``assistant`` message, ``toolUse`` blocks         
 Cohere v2                     ``assistant`` message, ``tool_calls[]``, tool_plan   ``{"role": "tool", "tool_call_id"}``
 ============================  ==================================================  ==========================================
 
+A call's Gemini 3 signature (:attr:`ToolCall.thought_signature
+<streamcalls.ToolCall.thought_signature>`) goes back where it came from:
+``thoughtSignature`` beside the Gemini ``functionCall``, and
+``extra_content.google.thought_signature`` on an OpenAI Chat call (Gemini's
+compatible endpoint).
+
 A failed tool (``ToolResult.is_error``) is flagged where the provider has a
 flag -- Anthropic ``is_error: true``, Bedrock ``status: "error"``, Gemini's
 ``response: {"error": ...}`` (instead of ``{"output": ...}``) -- and
@@ -97,14 +103,18 @@ def _tools_bedrock(tools: list[Tool]) -> list[Message]:
 
 
 def _calls_openai(calls: list[ToolCall], text: str | None) -> Message:
-    return {
-        "role": "assistant",
-        "content": text or None,
-        "tool_calls": [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments_json}}
-            for c in calls
-        ],
+    return {"role": "assistant", "content": text or None, "tool_calls": [_openai_call(c) for c in calls]}
+
+
+def _openai_call(call: ToolCall) -> Message:
+    entry: Message = {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": call.arguments_json},
     }
+    if call.thought_signature is not None:  # Gemini 3 through its OpenAI-compatible endpoint
+        entry["extra_content"] = {"google": {"thought_signature": call.thought_signature}}
+    return entry
 
 
 def _calls_responses(calls: list[ToolCall], text: str | None) -> list[Message]:
@@ -132,7 +142,11 @@ def _calls_ollama(calls: list[ToolCall], text: str | None) -> Message:
 
 def _calls_gemini(calls: list[ToolCall], text: str | None) -> Message:
     parts: list[Message] = [{"text": text}] if text else []
-    parts += [{"functionCall": {"id": c.id, "name": c.name, "args": c.arguments}} for c in calls]
+    for c in calls:
+        part: Message = {"functionCall": {"id": c.id, "name": c.name, "args": c.arguments}}
+        if c.thought_signature is not None:  # Gemini 3 refuses the request without it
+            part["thoughtSignature"] = c.thought_signature
+        parts.append(part)
     return {"role": "model", "parts": parts}
 
 

@@ -22,6 +22,11 @@ skipped, with the text around them read: ``executableCode`` /
 (built-in tools combined with function calling).  Only ``functionCall`` is
 a call.
 
+Gemini 3 puts an opaque ``thoughtSignature`` beside ``functionCall`` in the
+part (of parallel calls, only the first has one).  It becomes the call's
+:attr:`~streamcalls.ToolCall.thought_signature`, for the codec to send back:
+the next request is refused without it.
+
 The Gemini API sends each call whole, usually without an id (one is
 generated); a call without arguments has no ``args`` at all, which reads as
 ``{}``.  Vertex AI with ``streamFunctionCallArguments`` streams them:
@@ -79,6 +84,7 @@ class _Part(msgspec.Struct, rename="camel"):
     text: str | None = None
     thought: bool = False
     function_call: _FunctionCall | None = None
+    thought_signature: str | None = None  # Gemini 3: on a functionCall part, sent back with the call
 
 
 class _Content(msgspec.Struct):
@@ -272,7 +278,7 @@ class GeminiAdapter(Adapter):
     def _part(self, part: _Part) -> None:
         call = part.function_call
         if call is not None:
-            self._function_call(call)
+            self._function_call(call, part.thought_signature)
         elif part.text:
             if part.thought:
                 self.emit.reasoning(part.text)
@@ -281,7 +287,7 @@ class GeminiAdapter(Adapter):
 
     # -- calls -------------------------------------------------------------------
 
-    def _function_call(self, part: _FunctionCall) -> None:
+    def _function_call(self, part: _FunctionCall, signature: str | None) -> None:
         calls = self.emit.calls
         streamed = self._streamed
         if streamed is not None:
@@ -289,6 +295,7 @@ class GeminiAdapter(Adapter):
             same_name = not part.name or not name or part.name == name
             same_id = not part.id or not streamed.provider_id or part.id == streamed.provider_id
             if same_name and same_id:
+                calls.sign(streamed.call, signature)
                 self._continue(streamed, part)
                 return
             self._cut_streamed("a new call began before this call's closing functionCall (truncated)")
@@ -296,11 +303,13 @@ class GeminiAdapter(Adapter):
             self.emit.text_end()
             opened = calls.open(part.id, part.name, "native")
             if opened is not None:
+                calls.sign(opened, signature)
                 self._continue(_Streamed(opened, part.id), part)
         elif part.name or part.args is not None:
             self.emit.text_end()
             opened = calls.open(part.id, part.name, "native")
             if opened is not None:
+                calls.sign(opened, signature)
                 if part.args is None:
                     calls.whole(opened, {}, "")  # no "args" key: a tool without parameters
                 else:

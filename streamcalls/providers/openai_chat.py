@@ -23,6 +23,9 @@ JSON object (servers that send every call with ``index: 0``) starts a new
 call; anything else after a call's closed arguments (``{"a": 1}}``) starts
 none and is reported as a ParseError naming that call.  Empty names
 repeated in continuation fragments are ignored.  Only choice 0 is read.
+Gemini's compatible endpoint puts a call's Gemini 3 signature in
+``extra_content.google.thought_signature``: it becomes the call's
+:attr:`~streamcalls.ToolCall.thought_signature`.
 
 Every chunk carries ``model``: the first one's adds its family's text
 detectors (unless ``detect=`` or ``model=`` was given).
@@ -51,10 +54,19 @@ class _Function(msgspec.Struct, gc=False):
     arguments: str | dict[str, Any] | None = None
 
 
+class _Google(msgspec.Struct, gc=False):
+    thought_signature: str | None = None
+
+
+class _ExtraContent(msgspec.Struct, gc=False):
+    google: _Google | None = None
+
+
 class _ToolCall(msgspec.Struct, gc=False):
     index: int | None = None
     id: str | None = None
     function: _Function | None = None
+    extra_content: _ExtraContent | None = None  # Gemini's OpenAI-compatible endpoint: the thoughtSignature
 
 
 class _ThinkingPart(msgspec.Struct, gc=False):
@@ -254,6 +266,9 @@ class OpenAIChatAdapter(Adapter):
             call = self._new_call(call_id, name, index)
         elif name:
             self.emit.calls.set_name(call, name)
+        extra = fragment.extra_content
+        if extra is not None and extra.google is not None and call is not None:
+            self.emit.calls.sign(call, extra.google.thought_signature)
         while call is not None and arguments:
             if not isinstance(arguments, str):
                 self.emit.calls.whole(call, arguments)
