@@ -9,6 +9,10 @@ heading they are under.
 from __future__ import annotations
 
 import json
+import re
+import shlex
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,7 +20,7 @@ import pytest
 
 import streamcalls
 import streamcalls.testing
-from tests.docblocks import DOCS, Block, Servers, run_program, site_blocks
+from tests.docblocks import DOCS, ROOT, Block, Servers, run_program, site_blocks
 
 PROGRAMS = [block for block in site_blocks() if block.kind == "program"]
 
@@ -140,3 +144,39 @@ def test_every_program_runs_as_written(block: Block, servers: Servers) -> None:
     result = run_program(block, servers)
     assert result.returncode == 0, result.stderr
     CHECKS[key(block)](result.stdout)
+
+
+# -- command lines shown with their output --------------------------------------------------------------------
+
+REPLAYS = [
+    block
+    for block in site_blocks()
+    if block.language == "text" and block.code.startswith("$ streamcalls replay ")
+]
+_CLOCK = re.compile(r"^\+ *\d+\.\d{3}s", re.MULTILINE)
+_ID = re.compile(r"\bcall_[0-9a-f]{24}\b")
+
+
+def as_shown(out: str) -> str:
+    """A replay's output with what changes from run to run (the clock, generated ids) masked."""
+    return _ID.sub("call_<id>", _CLOCK.sub("+ <time>", out))
+
+
+def test_the_site_shows_a_replay() -> None:
+    assert REPLAYS
+
+
+@pytest.mark.parametrize("block", REPLAYS, ids=[block.where for block in REPLAYS])
+def test_every_replay_shown_prints_what_the_page_shows(block: Block) -> None:
+    command, *shown = block.code.splitlines()
+    arguments = shlex.split(command.removeprefix("$ streamcalls "))
+    result = subprocess.run(
+        [sys.executable, "-m", "streamcalls", *arguments],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    assert as_shown(result.stdout) == as_shown("\n".join(shown) + "\n")
