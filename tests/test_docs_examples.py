@@ -16,11 +16,12 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 import streamcalls
 import streamcalls.testing
-from tests.docblocks import DOCS, ROOT, Block, Servers, run_program, site_blocks
+from tests.docblocks import DOCS, ROOT, Block, Servers, run_program, served, site_blocks
 
 PROGRAMS = [block for block in site_blocks() if block.kind == "program"]
 
@@ -180,3 +181,44 @@ def test_every_replay_shown_prints_what_the_page_shows(block: Block) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert as_shown(result.stdout) == as_shown("\n".join(shown) + "\n")
+
+
+def test_the_demo_shown_is_what_the_demo_prints() -> None:
+    """Every line of the agent loop page's excerpt of ``streamcalls demo`` is a line of a real run (``...``: the
+    rest of a line, or lines of streamed text, left out), in the order shown where the order is the stream's."""
+    (block,) = [
+        b for b in site_blocks() if b.language == "text" and b.code.startswith("$ streamcalls demo\n")
+    ]
+    result = subprocess.run(
+        [sys.executable, "-m", "streamcalls", "demo"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    printed = [line.rstrip() for line in as_shown(result.stdout).splitlines()]
+    shown = [line.rstrip() for line in as_shown(block.code).splitlines()[1:] if line.strip() != "┊      ..."]
+    for line in shown:
+        if line.endswith(" ..."):
+            assert any(p.startswith(line.removesuffix("...")) for p in printed), line
+        else:
+            assert line in printed, line
+    # What the stream orders (the calls, the text, the turns) is in the order shown; the tools' own lines are timing.
+    ordered = [line for line in shown if not line.split("  ", 1)[1].startswith(("tool", "result"))]
+    where = [
+        next(i for i, p in enumerate(printed) if p.startswith(line.removesuffix("..."))) for line in ordered
+    ]
+    assert where == sorted(where)
+
+
+def test_the_replay_server_page_lists_every_endpoint() -> None:
+    """The endpoint table of the CLI and replay server page is the list ``GET /`` gives."""
+    page = (DOCS / "guide" / "cli-and-replay.md").read_text()
+    table = re.findall(r"^\| `(POST [^`]+)` \|", page, re.MULTILINE)
+    with served("--max-delay", "0") as url:
+        index = httpx.get(url, timeout=10).json()
+    posts = [endpoint for endpoint in index["endpoints"] if endpoint.startswith("POST ")]
+    assert [re.sub(r"\{\w+\}", "<model>", endpoint) for endpoint in table] == posts
+    assert "`GET /replay/<provider>/<name>`" in page
