@@ -163,6 +163,18 @@ def as_shown(out: str) -> str:
     return _ID.sub("call_<id>", _CLOCK.sub("+ <time>", out))
 
 
+def command_line(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """``streamcalls ARGUMENTS``, run as a page shows it, from the repository's root."""
+    return subprocess.run(
+        [sys.executable, "-m", "streamcalls", *arguments],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+
 def test_the_site_shows_a_replay() -> None:
     assert REPLAYS
 
@@ -171,14 +183,7 @@ def test_the_site_shows_a_replay() -> None:
 def test_every_replay_shown_prints_what_the_page_shows(block: Block) -> None:
     command, *shown = block.code.splitlines()
     arguments = shlex.split(command.removeprefix("$ streamcalls "))
-    result = subprocess.run(
-        [sys.executable, "-m", "streamcalls", *arguments],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-    )
+    result = command_line(*arguments)
     assert result.returncode == 0, result.stderr
     assert as_shown(result.stdout) == as_shown("\n".join(shown) + "\n")
 
@@ -189,14 +194,7 @@ def test_the_demo_shown_is_what_the_demo_prints() -> None:
     (block,) = [
         b for b in site_blocks() if b.language == "text" and b.code.startswith("$ streamcalls demo\n")
     ]
-    result = subprocess.run(
-        [sys.executable, "-m", "streamcalls", "demo"],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-    )
+    result = command_line("demo")
     assert result.returncode == 0, result.stderr
     printed = [line.rstrip() for line in as_shown(result.stdout).splitlines()]
     shown = [line.rstrip() for line in as_shown(block.code).splitlines()[1:] if line.strip() != "┊      ..."]
