@@ -28,7 +28,7 @@ import msgspec
 
 import streamcalls
 from streamcalls import PartialArguments, ToolCallCompleted, ToolCallPatch
-from streamcalls._floors import floor
+from streamcalls.cli._floors import floor
 
 from .streams import Stream, coalesce, fence_ids, sse_events
 
@@ -145,7 +145,7 @@ def _streamcalls_live(stream: Stream) -> Run:
 
 
 def _floor(stream: Stream, *, coalesced: bool = False) -> Run:
-    """The floor ``streamcalls bench`` uses too (:mod:`streamcalls._floors`), on this stream's reads."""
+    """The floor ``streamcalls bench`` uses too (:mod:`streamcalls.cli._floors`), on this stream's reads."""
     return floor(stream.framing, _reads(stream, coalesced))
 
 

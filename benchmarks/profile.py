@@ -28,8 +28,9 @@ import msgspec
 
 import streamcalls
 from streamcalls._emitter import Emitter
-from streamcalls._framing import make_framer
 from streamcalls._limits import Limits
+from streamcalls._nonstream import DocumentReader
+from streamcalls.framing._make import make_framer
 from streamcalls.providers import adapter_for
 
 from .contenders import contender
@@ -91,7 +92,7 @@ def layers(stream: Stream, rounds: int = 15) -> dict[str, float]:
 
     def framer() -> None:
         emit = Emitter(Limits(), None)
-        framing = make_framer(adapter_class.framing, _NullSink(), emit)
+        framing = make_framer(adapter_class.framing, _NullSink(), emit, DocumentReader(emit, None))
         for read in reads:
             framing.feed(read)
 

@@ -2,7 +2,7 @@
 
 For each stream every applicable contender is prepared, run once to check
 its calls against the generator's ground truth (a mismatch stops the whole
-benchmark), then timed by :func:`streamcalls._timing.measure` -- the timing
+benchmark), then timed by :func:`streamcalls.cli._timing.measure` -- the timing
 code ``streamcalls bench`` uses too: CPU time of this thread, rounds of one
 run per contender in an order that rotates each round, the median of each
 contender's runs.  Only ratios between results of the same stream, measured
@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from streamcalls._timing import Rate, Settings, Timing, measure
+from streamcalls.cli._timing import Rate, Settings, Timing, measure
 
 from .contenders import CallTuple, Contender, Run, Unavailable
 from .streams import Stream, coalesce

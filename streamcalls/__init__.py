@@ -2,6 +2,13 @@
 
 A sans-IO parser: feed it the bytes of a provider's streaming response (SSE,
 NDJSON, ...) in chunks of any size, and get canonical events back.
+
+The package follows the pipeline, and a layer imports only the layers below
+it (tests/test_layering.py holds the one list of layers and checks it):
+``framing/`` (bytes to records), ``providers/`` and ``detectors/`` (records
+and text to calls), the core at the top level (the events, the call
+assembler, the scanner, the parser), ``codec/``, ``aio/`` (the only I/O),
+``replay/`` and ``cli/``.  This module only re-exports.
 """
 
 from __future__ import annotations
@@ -41,21 +48,21 @@ from ._results import ToolResult
 from .codec import Tool, augment_system_prompt, encode_call, encode_result, encode_tools, extract
 
 if _TYPE_CHECKING:
-    from ._aio import aparse
-    from ._httpx import from_httpx, from_httpx_sync
-    from ._sdk import from_anthropic_stream, from_openai_stream
-    from ._tools import ToolRun, run_tools
+    from .aio._aparse import aparse
+    from .aio._httpx import from_httpx, from_httpx_sync
+    from .aio._sdk import from_anthropic_stream, from_openai_stream
+    from .aio._tools import ToolRun, run_tools
 
 # The async front is imported on first use, so that ``import streamcalls``
 # stays sans-IO: no anyio, asyncio or trio until one of these is touched.
 _LAZY = {
-    "aparse": "._aio",
-    "from_httpx": "._httpx",
-    "from_httpx_sync": "._httpx",
-    "from_openai_stream": "._sdk",
-    "from_anthropic_stream": "._sdk",
-    "run_tools": "._tools",
-    "ToolRun": "._tools",
+    "aparse": ".aio._aparse",
+    "from_httpx": ".aio._httpx",
+    "from_httpx_sync": ".aio._httpx",
+    "from_openai_stream": ".aio._sdk",
+    "from_anthropic_stream": ".aio._sdk",
+    "run_tools": ".aio._tools",
+    "ToolRun": ".aio._tools",
 }
 
 

@@ -1,10 +1,10 @@
-"""``python -m streamcalls``: see :mod:`streamcalls._cli`."""
+"""``python -m streamcalls``: see :mod:`streamcalls.cli._main`."""
 
 from __future__ import annotations
 
 import sys
 
-from ._cli import main
+from .cli._main import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, TypeVar
 
 import msgspec
 
-from ._calls import COMPLETED, OPEN, Call
+from ._call import COMPLETED, OPEN, Call
 from ._emitter import Emitter
 from ._lenient import convert_leniently
 

@@ -30,12 +30,12 @@ import msgspec
 
 from ._adapter import Adapter
 from ._emitter import Emitter
-from ._error_bodies import error_in
 from ._events import ParseError
-from ._eventstream import PRELUDE_BYTES, valid_prelude
-from ._framing import framer_for
 from ._nonstream import Unreadable, describe, document_provider, load, read_document
-from ._records import Framer, RecordSink
+from .framing._error_bodies import error_in
+from .framing._eventstream import PRELUDE_BYTES, valid_prelude
+from .framing._make import framer_for
+from .framing._records import Framer, RecordSink
 from .providers import ADAPTERS, recognize
 from .providers.text import TextAdapter
 

@@ -22,11 +22,19 @@ from ._events import (
     Usage,
 )
 from ._limits import Limits
-from ._lines import preview
 
-__all__ = ("Emitter", "TextSink")
+__all__ = ("Emitter", "TextSink", "preview")
 
 TextSink = Callable[[str], None]
+
+
+def preview(raw: bytes | bytearray, limit: int = 200) -> str:
+    """Bytes shown in an error message: decoded leniently and cut to ``limit``.
+
+    The emitter's errors show their bytes with it, and so do the framers' own.
+    """
+    text = bytes(raw[: limit + 1]).decode("utf-8", "replace")
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 class Emitter:

@@ -1,8 +1,8 @@
 """A body that is one JSON document, read as the events its stream would give.
 
-What :class:`~._document.DocumentFramer` hands on is one of:
+What :class:`~.framing._document.DocumentFramer` hands on is one of:
 
-- an error object in any provider's shape (:func:`._error_bodies.error_in`):
+- an error object in any provider's shape (:func:`.framing._error_bodies.error_in`):
   :class:`~streamcalls.ProviderError` ``(message, code)``, then
   ``StreamFinished("error")``;
 - a complete response -- the caller forgot ``stream: true`` -- of any
@@ -30,9 +30,9 @@ import msgspec
 
 from ._adapter import Adapter
 from ._emitter import Emitter
-from ._error_bodies import error_in
 from ._errors import UsageError
 from ._readers import BREAK, CALL, READERS, REASONING, TEXT, Found, Native, detect_provider
+from .framing._error_bodies import error_in
 from .providers import ADAPTERS
 
 __all__ = ("DocumentReader", "Unreadable", "describe", "document_provider", "load", "read_document")
@@ -61,7 +61,7 @@ def load(data: bytes, complete: bool) -> tuple[Any, bool]:
 
 
 class DocumentReader:
-    """The :class:`~._document.DocumentSink` of an explicitly named provider."""
+    """The :class:`~.framing._document.DocumentSink` of an explicitly named provider."""
 
     __slots__ = ("_adapter", "_emit")
 

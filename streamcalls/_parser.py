@@ -8,18 +8,19 @@ from typing import Any
 
 from ._adapter import Adapter, as_mapping
 from ._arguments import IdFactory
-from ._bom import LeadingBom
 from ._detect import AutoDetector
 from ._emitter import Emitter
 from ._errors import MalformedStreamError, UsageError
 from ._events import Event, ParseError
-from ._framing import make_framer
 from ._limits import Limits
 from ._names import ProviderName
+from ._nonstream import DocumentReader
 from ._options import check_parser_options
-from ._records import Framer
-from ._utf8 import Utf8CheckedFramer, Utf8Filter
 from .detectors import build_channel, default_detect, follow_model
+from .framing._bom import LeadingBom
+from .framing._make import make_framer
+from .framing._records import Framer
+from .framing._utf8 import Utf8CheckedFramer, Utf8Filter
 from .providers import adapter_for, recognize
 
 __all__ = ("ParserState", "StreamParser")
@@ -163,7 +164,8 @@ class StreamParser:
             self._adapter = adapter
             if emit.report_invalid_utf8 and cls.framing != "eventstream":
                 self._utf8 = Utf8Filter(binary_gate=False)
-            self._framer = self._checked(make_framer(cls.framing, adapter, emit, self._set_framer))
+            documents = DocumentReader(emit, adapter)
+            self._framer = self._checked(make_framer(cls.framing, adapter, emit, documents, self._set_framer))
         self._provider = provider
 
     def _checked(self, framer: Framer) -> Framer:
@@ -238,7 +240,8 @@ class StreamParser:
         if cls is not None:
             adapter = cls(self._emit)
             self._adapter = adapter
-            self._framer = self._checked(make_framer(cls.framing, adapter, self._emit))
+            documents = DocumentReader(self._emit, adapter)
+            self._framer = self._checked(make_framer(cls.framing, adapter, self._emit, documents))
             return adapter
         self._emit.parse_error(f"cannot tell the provider from the event {data!r:.200}")
         return None

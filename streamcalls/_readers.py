@@ -11,7 +11,7 @@ items, Cohere's ``tool_plan``) is never text.
 
 Two users: :func:`~streamcalls.extract` takes the calls, and the parser
 turns a body that is one complete response (the caller forgot ``stream:
-true``) into the events its stream would have given (:mod:`._document`).
+true``) into the events its stream would have given (:mod:`~.framing._document`).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ runs it from the command line.
 
 from __future__ import annotations
 
-from ._replay import Hold, Recording, ReplayApp, bundled_recordings, load_recordings
-from ._serve import serve
+from .replay._app import Hold, Recording, ReplayApp, bundled_recordings, load_recordings
+from .replay._serve import serve
 
 __all__ = ("Hold", "Recording", "ReplayApp", "bundled_recordings", "load_recordings", "serve")

@@ -23,7 +23,7 @@ headers), ``"corrupt": "message-crc" | "prelude-crc"`` (flip a CRC bit) or
 ``"cut": N`` (keep only the message's first N bytes: a truncated stream).
 
 ``python -m tests.eventstream`` rebuilds every ``.bin`` from its source, the
-replay server's bundled Bedrock conversations (``streamcalls/demo_streams/
+replay server's bundled Bedrock conversations (``streamcalls/replay/demo_streams/
 bedrock_*.frames.jsonl``) included.
 """
 
@@ -38,7 +38,7 @@ from typing import Any
 import msgspec
 
 BEDROCK = Path(__file__).parent / "data" / "bedrock"
-BUNDLED = Path(__file__).parent.parent / "streamcalls" / "demo_streams"
+BUNDLED = Path(__file__).parent.parent / "streamcalls" / "replay" / "demo_streams"
 
 # Value type -> struct format of a fixed-size value.
 _FIXED = {2: ">b", 3: ">h", 4: ">i", 5: ">q", 8: ">q"}

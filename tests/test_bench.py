@@ -16,13 +16,13 @@ import msgspec
 import pytest
 
 from streamcalls import ProviderName, StreamParser, ToolCallCompleted
-from streamcalls import _floors as floors
-from streamcalls._bench import bench_file
-from streamcalls._cli import main
-from streamcalls._timing import Rate, Settings, Timing, measure
+from streamcalls.cli import _floors as floors
+from streamcalls.cli._bench import bench_file
+from streamcalls.cli._main import main
+from streamcalls.cli._timing import Rate, Settings, Timing, measure
 from tests.support import DATA, read_events
 
-BUNDLED = importlib.resources.files("streamcalls") / "demo_streams" / "openai_parallel_calls.sse"
+BUNDLED = importlib.resources.files("streamcalls.replay") / "demo_streams" / "openai_parallel_calls.sse"
 QUICK = Settings(min_runs=2, min_runs_fast=2, max_runs=3, budget_s=0.0)
 
 

@@ -12,7 +12,8 @@ import msgspec
 import pytest
 
 from streamcalls import Event, ParseError, ProviderError, StreamParser, ToolCallFailed
-from streamcalls._cli import main, replay
+from streamcalls.cli._main import main
+from streamcalls.cli._replay import replay
 from tests.partial_rules import folded_patches
 from tests.support import DATA, normalize
 

@@ -10,7 +10,7 @@ from rich.console import Console
 
 import streamcalls
 import streamcalls.testing
-from streamcalls._demo import run_demo
+from streamcalls.replay._demo import run_demo
 from tests.docblocks import served
 from tests.support import normalize
 

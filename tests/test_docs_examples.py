@@ -25,7 +25,7 @@ from tests.docblocks import DOCS, ROOT, Block, Servers, run_program, served, sit
 
 PROGRAMS = [block for block in site_blocks() if block.kind == "program"]
 
-ANSWER = (  # streamcalls/demo_streams/openai_plan_day.turn2.sse (the same answer for every provider)
+ANSWER = (  # streamcalls/replay/demo_streams/openai_plan_day.turn2.sse (the same answer for every provider)
     "Saturday looks good: sunny and 21 °C in Paris. The Musée du Louvre is open 09:00-18:00, "
     "so see it in the morning and keep the afternoon for a walk along the Seine."
 )

@@ -526,15 +526,16 @@ def test_the_json_body_framer_forwards_what_comes_after_it_handed_over() -> None
     """An owner that feeds one chunk in pieces (a filter in front of the framer) may hand the
     JSON body's framer the rest of a chunk after it handed over to the NDJSON framer."""
     from streamcalls._emitter import Emitter
-    from streamcalls._framing import make_framer
-    from streamcalls._records import Framer
+    from streamcalls._nonstream import DocumentReader
+    from streamcalls.framing._make import make_framer
+    from streamcalls.framing._records import Framer
     from streamcalls.providers.ollama import OllamaAdapter
 
     body = (DATA / "ollama/thinking_then_call.ndjson").read_bytes()
     emit = Emitter(Limits(), counter_ids())
     adapter = OllamaAdapter(emit)
     framers: list[Framer] = []
-    make_framer(adapter.framing, adapter, emit, framers.append).feed(body[:1])
+    make_framer(adapter.framing, adapter, emit, DocumentReader(emit, adapter), framers.append).feed(body[:1])
     json_body = framers[-1]  # the owner still feeds this one
     cut = body.index(b"\n") + 1
     json_body.feed(body[1:cut])  # the first line: it hands over

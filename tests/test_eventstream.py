@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from streamcalls import Limits, ParseError, StreamParser
 from streamcalls._detect import sniff_framing
-from streamcalls._eventstream import EventStreamFramer, HeaderError, read_headers, valid_prelude
+from streamcalls.framing._eventstream import EventStreamFramer, HeaderError, read_headers, valid_prelude
 from tests.eventstream import BEDROCK, build, frame, header, message, sources
 from tests.support import bytewise, split_at
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from streamcalls import ProviderError, StreamFinished
-from streamcalls._http import bad_response_events, problem_with
+from streamcalls.aio._http import bad_response_events, problem_with
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamcalls import ParseError
-from streamcalls import _jsonarray as jsonarray
-from streamcalls._jsonarray import JSONArrayFramer
+from streamcalls.framing import _jsonarray as jsonarray
+from streamcalls.framing._jsonarray import JSONArrayFramer
 from tests.support import bytewise, split_at
 
 

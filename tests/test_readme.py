@@ -17,8 +17,6 @@ from tests.test_docs_examples import CHECKS, key
 
 README_BLOCKS = blocks(README)
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
-# Written by the package layout change (issue 16, part 2), which lands beside this one.
-PENDING = {"CONTRIBUTING.md"}
 
 
 def on_the_site(block: Block, site: list[Block]) -> Block | None:
@@ -68,7 +66,7 @@ def test_the_readme_claims_what_home_claims() -> None:
 def test_the_readme_links_lead_to_files() -> None:
     targets = [link.split("#")[0] for link in _LINK.findall(README.read_text()) if "://" not in link]
     assert len(targets) >= 15
-    missing = [target for target in targets if target not in PENDING and not (ROOT / target).exists()]
+    missing = [target for target in targets if not (ROOT / target).exists()]
     assert missing == []
     # Every page of the site is one link away.
     pages = {str(page.relative_to(ROOT)) for page in DOCS.rglob("*.md") if "_ext" not in page.parts}

@@ -24,12 +24,12 @@ from streamcalls import (
     encode_result,
     extract,
 )
-from streamcalls._complete import complete_response
-from streamcalls._history import Rejected, conversation_turn
-from streamcalls._recordings import CONTENT_TYPES, event_ends
-from streamcalls._reframe import gemini_body
 from streamcalls.codec import CodecProviderName
 from streamcalls.codec._turn import Turn
+from streamcalls.replay._complete import complete_response
+from streamcalls.replay._history import Rejected, conversation_turn
+from streamcalls.replay._recordings import CONTENT_TYPES, event_ends
+from streamcalls.replay._reframe import gemini_body
 from streamcalls.testing import Recording, bundled_recordings, load_recordings
 from tests.eventstream import BUNDLED as BUNDLED_FOLDER
 from tests.eventstream import build, frame

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcalls import Event, ParseError
-from streamcalls._sse import SSEFramer
+from streamcalls.framing._sse import SSEFramer
 from tests.support import bytewise, split_at
 
 

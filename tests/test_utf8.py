@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamcalls import Event, ParseError, StreamParser, TextDelta, ToolCallCompleted
-from streamcalls._utf8 import Utf8Filter
+from streamcalls.framing._utf8 import Utf8Filter
 from tests.eventstream import frame, message
 from tests.streams import OPENAI_DONE, openai_args, openai_call_start, openai_chunk, openai_finish
 from tests.support import DATA, bytewise, feed_chunks, normalize, split_at

@@ -14,6 +14,10 @@ Provider names are the parser's: ``"openai"``, ``"openai-responses"``,
 and every alias of OpenAI's format (``"openrouter"``, ``"groq"``, ...):
 :data:`CodecProviderName`.  Written as a literal, the name types the encoders'
 results as the official SDKs' request types (see :mod:`._encode`).
+
+May import: the core (``extract`` runs the parser's adapters and readers),
+providers, detectors and framing.  Never the async front or the replay
+server; the SDKs' types only for type checking.
 """
 
 from __future__ import annotations

@@ -70,6 +70,10 @@ there, marks where arguments begin and end and where a run's next call
 begins, and fails through it.  ``tests/conservation.py`` checks the rule from
 the events alone, on every fuzz input (any provider's text) and in property
 tests over every registered detector.
+
+May import: the core's leaf modules (events, errors, the call assembler, the
+tools' definitions, the model families).  Never framing, a provider, the
+parser, the codec or anything that does I/O.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ import re
 from collections.abc import Callable
 from typing import ClassVar, NamedTuple
 
-from .._calls import OPEN, Call, CallAssembler
+from .._call import OPEN, Call
+from .._calls import CallAssembler
 from .._events import Event, ReasoningDelta, TextDelta
 from ._markup import Markup
 from ._values import ToolTypes

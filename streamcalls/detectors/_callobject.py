@@ -32,7 +32,8 @@ from typing import Any
 
 import msgspec
 
-from .._calls import COMPLETED, FAILED, OPEN, Call, CallAssembler
+from .._call import COMPLETED, FAILED, OPEN, Call
+from .._calls import CallAssembler
 from .._jsonscan import JsonScanner
 from ._markup import Markup
 

@@ -29,7 +29,8 @@ from typing import NamedTuple
 
 import msgspec
 
-from .._calls import OPEN, Call, CallAssembler
+from .._call import OPEN, Call
+from .._calls import CallAssembler
 from ._base import prefixes
 from ._markup import Markup
 from ._values import STRING, ParameterType, ToolTypes, value_json

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from .._calls import OPEN, Call
+from .._call import OPEN, Call
 from ._base import ACTIVE, DONE, Detector, Hold, Trigger, feed_arguments, literal_at, prefixes
 
 __all__ = ("DeepSeekDetector",)

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 
-from .._calls import OPEN, Call
+from .._call import OPEN, Call
 from ._base import (
     ACTIVE,
     BOUNDARY,

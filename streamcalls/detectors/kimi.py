@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from .._calls import OPEN, Call
+from .._call import OPEN, Call
 from ._base import (
     ACTIVE,
     DONE,

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from .._calls import OPEN, Call
+from .._call import OPEN, Call
 from ._base import ACTIVE, DONE, REJECTED, SHAPED, Hold, StateDetector, Trigger, prefixes, skip_blanks
 from ._pyliteral import READING, PythonArguments
 from ._pytokens import Skipper

@@ -2,6 +2,10 @@
 
 Nothing outside a provider's module knows its wire shapes; the rest of the
 package sees only :class:`~streamcalls._adapter.Adapter`.
+
+May import: framing and the core's leaf modules (events, errors, limits, the
+emitter, the call assembler, the adapter base).  Never the parser, a
+detector, the codec or anything that does I/O.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 
 from .._adapter import Adapter
-from .._calls import OPEN, Call
+from .._call import OPEN, Call
 from .._events import Usage
 
 __all__ = ("AnthropicAdapter",)

@@ -1,7 +1,7 @@
 """AWS Bedrock ``ConverseStream``.
 
 Wire format: binary ``application/vnd.amazon.eventstream`` messages (see
-:mod:`streamcalls._eventstream`), each an event named by its
+:mod:`streamcalls.framing._eventstream`), each an event named by its
 ``:event-type`` header with a JSON payload:
 
 - ``messageStart{role}``
@@ -48,10 +48,10 @@ from typing import Any
 import msgspec
 
 from .._adapter import Adapter, as_mapping
-from .._calls import Call
+from .._call import Call
 from .._emitter import Emitter
 from .._events import Usage
-from .._eventstream import ERROR_RECORD
+from ..framing._eventstream import ERROR_RECORD
 
 __all__ = ("BedrockAdapter",)
 

@@ -34,7 +34,7 @@ from typing import Any
 import msgspec
 
 from .._adapter import Adapter
-from .._calls import Call
+from .._call import Call
 from .._emitter import Emitter
 from .._events import Usage
 

@@ -1,11 +1,11 @@
 """Google Gemini ``streamGenerateContent`` (Gemini API and Vertex AI).
 
 Wire format, in one of two framings -- the caller's URL decides, the first
-byte tells (framing ``"json-array-or-sse"``, see :mod:`streamcalls._firstbyte`):
+byte tells (framing ``"json-array-or-sse"``, see :mod:`streamcalls.framing._firstbyte`):
 
 - ``?alt=sse``: SSE ``data: {GenerateContentResponse}`` events, no ``[DONE]``;
 - without it: one JSON array of those objects, streamed element by element
-  (:mod:`streamcalls._jsonarray`); its closing ``]`` ends the stream.
+  (:mod:`streamcalls.framing._jsonarray`); its closing ``]`` ends the stream.
 
 A chunk holds ``candidates[0].content.parts[]`` -- ``text`` (reasoning when
 ``thought: true``) or ``functionCall{id?, name, args?}`` -- and, in the last
@@ -49,7 +49,7 @@ from typing import Any
 import msgspec
 
 from .._adapter import Adapter, as_mapping
-from .._calls import OPEN, Call
+from .._call import OPEN, Call
 from .._emitter import Emitter
 from .._events import Usage
 from ._partial_args import ArgumentsWriter, PathError

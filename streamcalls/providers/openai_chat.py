@@ -35,7 +35,7 @@ from typing import Any
 import msgspec
 
 from .._adapter import JSON_BLANKS, Adapter
-from .._calls import COMPLETED, OPEN, Call
+from .._call import COMPLETED, OPEN, Call
 from .._events import Usage
 
 __all__ = ("OpenAIChatAdapter",)

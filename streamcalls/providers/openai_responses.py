@@ -53,7 +53,7 @@ from typing import Any
 import msgspec
 
 from .._adapter import Adapter
-from .._calls import OPEN, Call
+from .._call import OPEN, Call
 from .._emitter import Emitter
 from .._events import Usage
 

@@ -1,9 +1,9 @@
 """A plain text stream: the model's raw output, with no provider framing.
 
-Bytes are decoded as UTF-8 incrementally (a character split across chunks
-is joined; invalid bytes become U+FFFD, or were dropped before framing
-with ``invalid_utf8="report"``) and go to the text channel, where
-the text detectors look for calls.  The end of input is the end marker.
+Its bytes are decoded by the text framer (:mod:`streamcalls.framing._text`) and go
+to the text channel, where the text detectors look for calls; this adapter
+takes the text that comes as a record or an SDK's object.  The end of input
+is the end marker.
 """
 
 from __future__ import annotations
@@ -11,32 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from .._adapter import Adapter
-from .._emitter import Emitter
-from .._records import RecordSink
-from .._utf8 import Utf8Decoder
+from ..framing._utf8 import Utf8Decoder
 
-__all__ = ("TextAdapter", "TextFramer")
-
-
-class TextFramer:
-    """Text has no records: decoded text goes straight to the text channel."""
-
-    __slots__ = ("_decoder", "_emit", "sink")
-
-    def __init__(self, sink: RecordSink, emit: Emitter) -> None:
-        self.sink = sink
-        self._emit = emit
-        self._decoder = Utf8Decoder()
-
-    def feed(self, data: bytes) -> None:
-        text = self._decoder.decode(data)
-        if text and not self._emit.finished:
-            self._emit.text(text)
-
-    def close(self) -> None:
-        text = self._decoder.decode(b"", final=True)
-        if text and not self._emit.finished:
-            self._emit.text(text)
+__all__ = ("TextAdapter",)
 
 
 class TextAdapter(Adapter):

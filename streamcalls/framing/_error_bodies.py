@@ -34,7 +34,10 @@ from typing import Any
 
 import msgspec
 
-__all__ = ("error_in", "gist", "html_title")
+__all__ = ("MAX_ERROR_BODY", "error_in", "gist", "html_title")
+
+MAX_ERROR_BODY = 64 * 1024
+"""Bytes of an error response's body read to report it."""
 
 _SPACES = re.compile(r"\s+")
 _TAGS = re.compile(r"<[^>]*>")

@@ -17,7 +17,8 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from ._api import parse
+from .._api import parse
+from .._events import ProviderError, ToolCall
 from ._complete_blocks import (
     GENERATED,
     Answer,
@@ -26,7 +27,6 @@ from ._complete_blocks import (
     gemini_response,
     total_tokens,
 )
-from ._events import ProviderError, ToolCall
 from ._recordings import Recording
 
 __all__ = ("complete_response",)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._events import Event
+from .._events import Event
 from ._lines import LineBuffer
 from ._records import RecordSink
 

@@ -12,13 +12,10 @@ from http import HTTPStatus
 
 import msgspec
 
-from ._error_bodies import error_in, gist
-from ._events import Event, ProviderError, StreamFinished
+from .._events import Event, ProviderError, StreamFinished
+from ..framing._error_bodies import error_in, gist
 
-__all__ = ("MAX_ERROR_BODY", "STREAM_CONTENT_TYPES", "bad_response_events", "problem_with")
-
-MAX_ERROR_BODY = 64 * 1024
-"""Bytes of an error response's body read to report it."""
+__all__ = ("STREAM_CONTENT_TYPES", "bad_response_events", "problem_with")
 
 STREAM_CONTENT_TYPES = frozenset(
     {
@@ -56,7 +53,7 @@ def bad_response_events(
     """The events for a response that is an error rather than a stream.
 
     A JSON error object in any provider's shape gives its message and code
-    (see :mod:`._error_bodies`); anything else a readable preview of the
+    (see :mod:`..framing._error_bodies`); anything else a readable preview of the
     body (an HTML page: its title).  The message starts with
     the HTTP status; ``code`` is the provider's error code or type, else the
     error type an ``x-amzn-ErrorType`` header names (``error_type``: AWS puts

@@ -12,13 +12,14 @@ from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator
 from contextlib import aclosing
 from typing import Any, Protocol
 
-from ._aio import aclose_quietly, parser_events
-from ._api import parser_iter
-from ._events import Event
-from ._http import MAX_ERROR_BODY, bad_response_events, problem_with
-from ._names import ProviderName
-from ._options import check_idle_timeout
-from ._parser import StreamParser
+from .._api import parser_iter
+from .._events import Event
+from .._names import ProviderName
+from .._options import check_idle_timeout
+from .._parser import StreamParser
+from ..framing._error_bodies import MAX_ERROR_BODY
+from ._aparse import aclose_quietly, parser_events
+from ._http import bad_response_events, problem_with
 
 __all__ = ("from_httpx", "from_httpx_sync")
 

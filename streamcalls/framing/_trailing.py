@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ._events import Event, ParseError
-from ._lines import preview
+from .._emitter import preview
+from .._events import Event, ParseError
 
 __all__ = ("Trailing",)
 

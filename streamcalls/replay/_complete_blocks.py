@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._events import (
+from .._events import (
     ReasoningDelta,
     StreamFinished,
     TextDelta,

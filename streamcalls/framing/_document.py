@@ -4,7 +4,7 @@ A provider that rejects a request answers with one JSON error object, and a
 caller who forgot ``stream: true`` gets one complete response -- both often
 pretty-printed over many lines.  A proxy in front of the provider answers
 with an HTML page.  The body's first significant byte tells these apart from
-a stream (:mod:`._firstbyte`, :mod:`._detect`), and the framers here take
+a stream (:mod:`._firstbyte`, :mod:`.._detect`), and the framers here take
 the body whole:
 
 - :class:`DocumentFramer` holds the JSON value from its first byte until it
@@ -25,10 +25,9 @@ import re
 from collections.abc import Callable
 from typing import Protocol
 
-from ._emitter import Emitter
-from ._error_bodies import gist, html_title
-from ._http import MAX_ERROR_BODY
-from ._jsonscan import JsonScanner
+from .._emitter import Emitter
+from .._jsonscan import JsonScanner
+from ._error_bodies import MAX_ERROR_BODY, gist, html_title
 from ._records import Framer, RecordSink
 from ._trailing import Trailing
 

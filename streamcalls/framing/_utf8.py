@@ -25,7 +25,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from ._events import Event, ParseError
+from .._events import Event, ParseError
 from ._eventstream import PRELUDE_BYTES, valid_prelude
 from ._records import Framer, RecordSink
 

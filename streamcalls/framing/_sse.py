@@ -1,6 +1,6 @@
 """Server-sent events, per the WHATWG HTML "interpreting an event stream" rules.
 
-- Lines end at CR, LF or CRLF (see :mod:`streamcalls._lines`); the leading
+- Lines end at CR, LF or CRLF (see :mod:`streamcalls.framing._lines`); the leading
   BOM is stripped before bytes reach this module.
 - ``:`` starts a comment (keep-alives); ``field: value`` loses exactly one
   space after the colon; a line without a colon is a field with value "".
@@ -21,8 +21,9 @@ while a server that merely omits the last line end loses nothing.
 
 from __future__ import annotations
 
-from ._events import Event, ParseError
-from ._lines import LineBuffer, preview
+from .._emitter import preview
+from .._events import Event, ParseError
+from ._lines import LineBuffer
 from ._records import RecordSink
 
 __all__ = ("SSEFramer",)

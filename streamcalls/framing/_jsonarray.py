@@ -39,8 +39,8 @@ from __future__ import annotations
 
 import re
 
-from ._events import Event, ParseError
-from ._lines import preview
+from .._emitter import preview
+from .._events import Event, ParseError
 from ._records import RecordSink
 from ._trailing import Trailing
 

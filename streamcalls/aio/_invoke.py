@@ -18,11 +18,11 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from ._errors import UsageError
-from ._events import ToolCall
-from ._results import ToolResult, error_result, tool_result
-from .codec._signature import InvalidArguments, ToolSignature, signature_of
-from .codec._tool import Tool, check_timeout
+from .._errors import UsageError
+from .._events import ToolCall
+from .._results import ToolResult, error_result, tool_result
+from ..codec._signature import InvalidArguments, ToolSignature, signature_of
+from ..codec._tool import Tool, check_timeout
 
 __all__ = ("Invoker", "Tools", "tools_by_name")
 

@@ -15,7 +15,7 @@ recording answers, and an unknown one is the provider's 404, listing the
 recordings.  Its history is checked by the provider's rules
 (:mod:`._history`): a history the provider would refuse -- a message that
 is not an object, a tool result without its call, results not where their
-calls need them -- gets the provider's 400 (:mod:`._replay_errors`).  A
+calls need them -- gets the provider's 400 (:mod:`._errors`).  A
 history that ends with tool results gets the recording's next turn
 (``<name>.turn2.<ext>``: the final answer, say), a new prompt its first.  A
 request for a stream gets the turn streamed (Gemini's in the framing it asks
@@ -38,12 +38,12 @@ from typing import Any
 import anyio
 import msgspec
 
+from .._errors import UsageError
 from ._complete import complete_response
-from ._errors import UsageError
+from ._errors import Headers, error_response, no_model_message
 from ._history import Rejected, conversation_turn
 from ._recordings import Recording, bundled_recordings, event_ends, load_recordings
 from ._reframe import gemini_body
-from ._replay_errors import Headers, error_response, no_model_message
 from ._routes import ENDPOINTS, Route, route_for
 
 __all__ = ("Hold", "Recording", "ReplayApp", "bundled_recordings", "load_recordings")

@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, AsyncIterable, Callable, Generator, Iterable
 from typing import Any, overload
 
-from ._aio import aclose_quietly
-from ._errors import UsageError
-from ._events import Event
-from ._names import ProviderName
-from ._parser import StreamParser
+from .._errors import UsageError
+from .._events import Event
+from .._names import ProviderName
+from .._parser import StreamParser
+from ._aparse import aclose_quietly
 
 __all__ = ("from_anthropic_stream", "from_openai_stream")
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import anyio
 
-from ._api import Chunk
-from ._errors import StreamInterrupted, StreamStalled, UsageError
-from ._events import Event
-from ._names import ProviderName
-from ._options import check_idle_timeout
-from ._parser import StreamParser
+from .._api import Chunk
+from .._errors import StreamInterrupted, StreamStalled, UsageError
+from .._events import Event
+from .._names import ProviderName
+from .._options import check_idle_timeout
+from .._parser import StreamParser
 
 __all__ = ("CLOSE_TIMEOUT", "aclose_quietly", "aparse", "parser_events")
 

@@ -1,6 +1,6 @@
 """Each provider's error response, as the replay server sends it: status, headers and JSON body.
 
-The shapes are the providers' own (see :mod:`._error_bodies`, which reads
+The shapes are the providers' own (see :mod:`..framing._error_bodies`, which reads
 them back):
 
 - OpenAI Chat and Responses: ``{"error": {"message", "type", "param", "code"}}``;

@@ -51,7 +51,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from ._events import Event, ParseError
+from .._events import Event, ParseError
 from ._records import RecordSink
 
 __all__ = ("ERROR_RECORD", "EventStreamFramer", "HeaderValue", "read_headers", "valid_prelude")

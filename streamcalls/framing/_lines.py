@@ -10,21 +10,16 @@ bytearray that grows by appends only, so any chunking costs O(n).
 
 from __future__ import annotations
 
-from ._events import Event, ParseError
+from .._emitter import preview
+from .._events import Event, ParseError
 
-__all__ = ("LineBuffer", "preview")
+__all__ = ("LineBuffer",)
 
 # Byte values for membership tests: ``13 in data`` is a memchr, while
 # ``b"\r" in data`` first tries its argument as an int and pays for the
 # TypeError it raises -- 7x slower on a 400-byte SSE event (CPython 3.11).
 _CR = 13
 _LF = 10
-
-
-def preview(raw: bytes | bytearray, limit: int = 200) -> str:
-    """Bytes shown in an error message: decoded leniently and cut to ``limit``."""
-    text = bytes(raw[: limit + 1]).decode("utf-8", "replace")
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 class LineBuffer:

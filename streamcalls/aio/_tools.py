@@ -30,15 +30,15 @@ import anyio
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from ._aio import aclose_quietly
-from ._errors import UsageError
-from ._events import Event, ToolCall, ToolCallCompleted
+from .._errors import UsageError
+from .._events import Event, ToolCall, ToolCallCompleted
+from .._names import OpenAIChatName
+from .._results import ToolResult
+from ..codec._params import AnthropicMessage, OpenAIMessage, ResponsesItem
+from ..codec._tool import Tool
+from ..codec._turn import Turn
+from ._aparse import aclose_quietly
 from ._invoke import Invoker, Tools, tools_by_name
-from ._names import OpenAIChatName
-from ._results import ToolResult
-from .codec._params import AnthropicMessage, OpenAIMessage, ResponsesItem
-from .codec._tool import Tool
-from .codec._turn import Turn
 
 if TYPE_CHECKING:
     from builtins import function  # see codec/_tool.py: it exists in the type stubs only

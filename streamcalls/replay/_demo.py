@@ -23,7 +23,7 @@ import httpx
 from rich.console import Console
 from rich.markup import escape
 
-from ._events import (
+from .._events import (
     ProviderError,
     StreamFinished,
     TextDelta,
@@ -32,17 +32,17 @@ from ._events import (
     ToolCallPatch,
     ToolCallStarted,
 )
-from ._httpx import from_httpx
-from ._partial import PartialArguments
-from ._replay import ReplayApp, bundled_recordings
-from ._results import ToolResult
+from .._partial import PartialArguments
+from .._results import ToolResult
+from ..aio._httpx import from_httpx
+from ..aio._tools import ToolRun, run_tools
+from ..codec import encode_tools
+from ._app import ReplayApp, bundled_recordings
 from ._serve import serve
-from ._tools import ToolRun, run_tools
-from .codec import encode_tools
 
 __all__ = ("run_demo",)
 
-MODEL = "plan_and_write"  # streamcalls/demo_streams/openai_plan_and_write.sse
+MODEL = "plan_and_write"  # streamcalls/replay/demo_streams/openai_plan_and_write.sse
 LIVE_TOOLS = frozenset({"write_file"})  # calls whose content is shown as it streams
 _GUTTER = " " * 13 + "┊" + " " * 6  # under the timeline's "+ 1.234s     ┊      " prefix
 

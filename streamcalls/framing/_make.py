@@ -4,32 +4,32 @@ from __future__ import annotations
 
 from functools import partial
 
-from ._adapter import Adapter
+from .._emitter import Emitter
 from ._document import DocumentFramer, DocumentSink, HtmlPageFramer, Replace
-from ._emitter import Emitter
 from ._eventstream import EventStreamFramer
 from ._firstbyte import FirstByteFramer, body_framing
 from ._jsonarray import JSONArrayFramer
 from ._ndjson import NDJSONFramer
-from ._nonstream import DocumentReader
 from ._records import Framer, RecordSink
 from ._sse import SSEFramer
+from ._text import TextFramer
 from ._utf8 import drop_invalid
-from .providers.text import TextFramer
 
 __all__ = ("framer_for", "make_framer")
 
 
-def make_framer(framing: str, sink: RecordSink, emit: Emitter, replace: Replace | None = None) -> Framer:
+def make_framer(
+    framing: str, sink: RecordSink, emit: Emitter, documents: DocumentSink, replace: Replace | None = None
+) -> Framer:
     """The framer for a named provider's body (``framing``: its streams'; ``sink``: its adapter).
 
     Its first significant byte tells a stream from a JSON document or an HTML
-    page (see :func:`~._firstbyte.body_framing`); ``replace`` is told the
-    framer chosen then.  Plain text is always text.
+    page (see :func:`~._firstbyte.body_framing`); ``documents`` reads a body
+    that is one JSON document, and ``replace`` is told the framer chosen then.
+    Plain text is always text.
     """
     if framing == "text":
         return TextFramer(sink, emit)
-    documents = DocumentReader(emit, sink if isinstance(sink, Adapter) else None)
 
     def build(chosen: str, sink: RecordSink, chosen_replace: Replace) -> Framer:
         return framer_for(chosen, sink, emit, documents, chosen_replace)

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import msgspec
 
-from ._events import Event
-from ._limits import DEFAULT_LIMITS
+from .._events import Event
+from .._limits import DEFAULT_LIMITS
+from ..framing._sse import SSEFramer
 from ._recordings import CONTENT_TYPES
-from ._sse import SSEFramer
 
 __all__ = ("gemini_body",)
 

@@ -5,8 +5,8 @@ untimed pass finds the provider, the calls and where each one ended: how
 many bytes of the stream had been fed when its ``ToolCallCompleted`` (or
 ``ToolCallFailed``) came out, against the stream's length -- the head start
 an agent gets on running the tool.  Then the parser and the floor of the
-recording's framing (:mod:`streamcalls._floors`: split + msgspec decode,
-nothing else) are timed in the same rounds by :mod:`streamcalls._timing`,
+recording's framing (:mod:`streamcalls.cli._floors`: split + msgspec decode,
+nothing else) are timed in the same rounds by :mod:`streamcalls.cli._timing`,
 the code ``make bench`` uses: CPU time of this thread, medians of
 interleaved runs.  Compare the ratio, which comes from one run; the absolute
 numbers depend on the machine and its load.
@@ -20,14 +20,14 @@ from typing import Any
 
 import msgspec
 
-from ._errors import UsageError
-from ._events import Event, ParseError, ProviderError, ToolCallCompleted, ToolCallFailed
-from ._firstbyte import json_or_sse
+from .._errors import UsageError
+from .._events import Event, ParseError, ProviderError, ToolCallCompleted, ToolCallFailed
+from .._names import ProviderName
+from .._parser import StreamParser
+from ..framing._firstbyte import json_or_sse
+from ..providers import adapter_for
 from ._floors import FLOOR_WORK, floor
-from ._names import ProviderName
-from ._parser import StreamParser
 from ._timing import Rate, Settings, Timing, measure
-from .providers import adapter_for
 
 __all__ = ("SETTINGS", "CallEnd", "Measured", "bench_file", "render", "render_json")
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import msgspec
 
-from .providers import ADAPTERS
+from ..providers import ADAPTERS
 
 __all__ = ("CONTENT_TYPES", "PROVIDERS", "Recording", "bundled_recordings", "event_ends", "load_recordings")
 
@@ -141,5 +141,5 @@ def _recording(provider: str, name: str, turns: dict[int, tuple[Traversable, str
 
 
 def bundled_recordings() -> dict[str, Recording]:
-    """The recordings shipped in the package (``streamcalls/demo_streams``)."""
-    return load_recordings(resources.files("streamcalls") / "demo_streams")
+    """The recordings shipped in the package (``streamcalls/replay/demo_streams``)."""
+    return load_recordings(resources.files("streamcalls.replay") / "demo_streams")

@@ -1,0 +1,176 @@
+"""``streamcalls replay``: a recorded stream fed to the parser in chunks, each event printed as it comes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TextIO
+
+import msgspec
+
+from .._events import (
+    Event,
+    ParseError,
+    ProviderError,
+    ReasoningDelta,
+    StreamFinished,
+    TextDelta,
+    ToolCallCompleted,
+    ToolCallDelta,
+    ToolCallFailed,
+    ToolCallPatch,
+    ToolCallStarted,
+)
+from .._names import ProviderName
+from .._parser import StreamParser
+from ._options import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_STATUS,
+    Commands,
+    add_stream_options,
+    read_recording,
+    seconds,
+)
+
+__all__ = ("add_replay", "describe", "replay")
+
+# -- replay ------------------------------------------------------------------------------------------
+
+
+def describe(event: Event) -> str:
+    """One readable line for an event."""
+    if isinstance(event, TextDelta):
+        return f"text       {event.text!r}"
+    if isinstance(event, ReasoningDelta):
+        return f"reasoning  {event.text!r}"
+    if isinstance(event, ToolCallStarted):
+        return f"call #{event.index} started   {event.name} (id {event.id})"
+    if isinstance(event, ToolCallDelta):
+        return f"call #{event.index} arguments {event.arguments_delta!r}"
+    if isinstance(event, ToolCallPatch):
+        return f"call #{event.index} {event.op:9} {event.pointer or '(root)'} {_short(event.value)}"
+    if isinstance(event, ToolCallCompleted):
+        call = event.call
+        return f"call #{call.index} COMPLETED {call.name}({call.arguments_json})"
+    if isinstance(event, ToolCallFailed):
+        return f"call #{event.index} FAILED    {event.name}: {event.error}"
+    if isinstance(event, StreamFinished):
+        usage = f", usage {msgspec.json.encode(event.usage).decode()}" if event.usage else ""
+        return f"finished   {event.reason} (provider said {event.provider_reason!r}{usage})"
+    if isinstance(event, ProviderError):
+        return f"PROVIDER ERROR {event.message} (code {event.code})"
+    if isinstance(event, ParseError):
+        return f"PARSE ERROR {event.message}"
+    raise AssertionError(event)
+
+
+def _short(value: object, limit: int = 80) -> str:
+    text = msgspec.json.encode(value).decode()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class _GrowingStrings:
+    """``--partial``'s human view: a patch's path and its value so far (a long string's last characters)."""
+
+    TAIL = 60
+
+    def __init__(self) -> None:
+        self._strings: dict[tuple[int, tuple[object, ...]], tuple[int, str]] = {}  # (length, tail)
+
+    def describe(self, patch: ToolCallPatch) -> str:
+        key = (patch.index, patch.path)
+        value = patch.value
+        if patch.op == "add" and type(value) is not str:
+            return describe(patch)
+        length, tail = self._strings.get(key, (0, "")) if patch.op == "append" else (0, "")
+        length += len(value)
+        tail = (tail + value)[-self.TAIL :]
+        self._strings[key] = (length, tail)
+        shown = ("…" if length > len(tail) else "") + _short(tail, self.TAIL + 20)
+        return f"call #{patch.index} {patch.op:9} {patch.pointer or '(root)'} = {shown} ({length} chars)"
+
+
+def _chunks(data: bytes, size: int) -> Iterator[bytes]:
+    if size <= 0:
+        yield data
+        return
+    for start in range(0, len(data), size):
+        yield data[start : start + size]
+
+
+def replay(
+    data: bytes,
+    *,
+    provider: ProviderName,
+    chunk: int,
+    delay: float,
+    as_json: bool,
+    detect: Sequence[str] | None = None,
+    partial: bool = False,
+    out: TextIO | None = None,
+    model: str | None = None,
+) -> int:
+    """Feed ``data`` in chunks (``chunk <= 0``: whole) and print each event as it comes; returns an exit status."""
+    out = out or sys.stdout
+    parser = StreamParser(provider, detect=detect, partial_arguments=partial, model=model)
+    strings = _GrowingStrings()
+    started = time.perf_counter()
+    failed = False
+
+    def show(events: list[Event]) -> None:
+        nonlocal failed
+        for event in events:
+            failed = failed or isinstance(event, (ParseError, ProviderError, ToolCallFailed))
+            if as_json:
+                out.write(msgspec.json.encode(event).decode() + "\n")
+            else:
+                line = strings.describe(event) if type(event) is ToolCallPatch else describe(event)
+                out.write(f"+{time.perf_counter() - started:6.3f}s  {line}\n")
+            out.flush()
+
+    for piece in _chunks(data, chunk):
+        show(parser.feed(piece))
+        if delay:
+            time.sleep(delay)
+    show(parser.close())
+    return EXIT_PROBLEMS if failed else EXIT_OK
+
+
+def add_replay(commands: Commands) -> None:
+    command = commands.add_parser(
+        "replay", help="parse a recorded stream file and print its events", epilog=EXIT_STATUS
+    )
+    command.add_argument("file", type=Path, help="a recorded response body; - for stdin")
+    add_stream_options(command, "feed N bytes at a time (default: the whole file at once)")
+    command.add_argument(
+        "--delay", type=seconds, default=0.0, metavar="S", help="seconds to wait between chunks"
+    )
+    command.add_argument(
+        "--partial",
+        action="store_true",
+        help="also print each call's arguments as they stream (partial_arguments=True: ToolCallPatch events)",
+    )
+    command.add_argument(
+        "--model",
+        metavar="NAME",
+        help="the model's name: its family's text detectors join the defaults (e.g. openai/gpt-oss-20b)",
+    )
+    command.set_defaults(run=_run_replay)
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    data = read_recording(args.file)
+    return replay(
+        data,
+        provider=args.provider,
+        chunk=args.chunk or 0,
+        delay=args.delay,
+        as_json=args.json,
+        detect=args.detect,
+        partial=args.partial,
+        model=args.model,
+    )

@@ -1,0 +1,15 @@
+"""The replay server: recorded provider streams served over HTTP, for tests and the demo.
+
+``_app`` is the ASGI application and ``_routes`` the provider endpoints it
+answers; ``_recordings`` loads a directory of recordings (the bundled ones
+are in ``demo_streams``, package data); ``_history`` holds each provider's
+rules for a conversation's history (what a request must carry back), with
+``_errors`` the refusals it sends; ``_complete`` turns a recording into the
+complete (non-streamed) response and ``_reframe`` re-cuts it for another
+framing; ``_serve`` runs the server on a port and ``_demo`` is
+``python -m streamcalls demo``.  Users import what tests need from
+:mod:`streamcalls.testing`, which stays where it is.
+
+May import: the async front, the codec and everything below them.  Nothing
+in the library imports it but ``streamcalls.testing`` and the CLI.
+"""
