@@ -1,5 +1,8 @@
 """The code blocks of the documentation -- the site's pages (docs/**/*.md) and the README -- found and run.
 
+The README's blocks are copies of blocks on the site (tests/test_readme.py
+checks each is there, word for word), so running the site's runs them.
+
 A block is checked by its kind:
 
 - a ```` ```python ```` block with a top-level ``import streamcalls`` line is a
@@ -226,3 +229,28 @@ def run_session(block: Block, namespace: dict[str, object]) -> None:
     namespace.update(test.globs)  # the DocTest ran in a copy: what it defined is for the blocks after it
     if runner.failures:
         raise BlockFailed(f"{block.where}:\n" + "".join(report))
+
+
+# -- types ---------------------------------------------------------------------------------------------------
+
+
+def mypy(*files: Path) -> subprocess.CompletedProcess[str]:
+    """mypy --strict over files of a user's own that import streamcalls, with the project's settings."""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--cache-dir",
+            str(ROOT / ".mypy_cache"),
+            *map(str, files),
+        ],
+        cwd=ROOT,  # where streamcalls is found, as installed for development
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )

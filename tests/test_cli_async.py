@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
-import subprocess
-import sys
-from pathlib import Path
 
 import anyio
 import httpx
@@ -17,7 +13,6 @@ import streamcalls.testing
 from streamcalls.replay._demo import run_demo
 from tests.docblocks import served
 from tests.support import normalize
-from tests.test_docs_examples import first_stream, first_tool_loop
 
 
 def test_demo_runs_tools_as_their_calls_complete() -> None:
@@ -51,23 +46,6 @@ def test_demo_runs_tools_as_their_calls_complete() -> None:
     assert lines[-1] == "stream ■  finished: stop"
 
 
-def run_readme_example(section: str, end: str, *serve_options: str) -> subprocess.CompletedProcess[str]:
-    """Run the one python block of the README between two headings, as written, against streamcalls serve."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", readme[readme.index(section) : readme.index(end)], re.DOTALL)
-    assert len(blocks) == 1
-    code = blocks[0]
-    assert "http://127.0.0.1:8000" in code
-    with served(*serve_options) as url:
-        return subprocess.run(
-            [sys.executable, "-c", code.replace("http://127.0.0.1:8000", url)],
-            check=False,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-
-
 def test_serve_runs_the_replay_server() -> None:
     with served("--max-delay", "0") as url:
         request = {"model": "parallel_calls", "stream": True, "messages": []}
@@ -79,25 +57,6 @@ def test_serve_runs_the_replay_server() -> None:
         assert normalize(events) == normalize(streamcalls.parse(bundled))
         assert "openai/plan_day" in index["recordings"]
         assert "POST /model/<model>/converse-stream" in index["endpoints"]
-
-
-def test_the_readme_quick_start_runs_as_written() -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    section = readme[readme.index("## Quick start") : readme.index("## Async streams")]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-    assert len(blocks) == 2
-    with served("--max-delay", "0.002") as url:
-        outputs = []
-        for code in blocks:
-            assert "http://127.0.0.1:8000" in code
-            code = code.replace("http://127.0.0.1:8000", url)
-            result = subprocess.run(
-                [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60
-            )
-            assert result.returncode == 0, result.stderr
-            outputs.append(result.stdout)
-    first_stream(outputs[0])
-    first_tool_loop(outputs[1])
 
 
 def test_lazy_names_resolve() -> None:

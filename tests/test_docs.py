@@ -19,8 +19,17 @@ import pytest
 import streamcalls
 import streamcalls.codec
 import streamcalls.testing
-from tests.docblocks import DEFAULT_SERVE, DOCS, ROOT, BlockFailed, blocks, run_page, site_blocks, site_pages
-from tests.test_tools_readme import mypy
+from tests.docblocks import (
+    DEFAULT_SERVE,
+    DOCS,
+    ROOT,
+    BlockFailed,
+    blocks,
+    mypy,
+    run_page,
+    site_blocks,
+    site_pages,
+)
 
 PUBLIC = (streamcalls, streamcalls.codec, streamcalls.testing)
 BLOCKS = site_blocks()
@@ -148,6 +157,19 @@ def test_mypy_strict_accepts_every_program(tmp_path: Path) -> None:
         (tmp_path / f"{name}.py").write_text(block.code)
     result = mypy(*sorted(tmp_path.glob("*.py")))
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_would_catch_a_mistake(tmp_path: Path) -> None:
+    """The check has teeth: a wrong type in a program of the site fails it."""
+    (code,) = [  # run_tools with a {name: function} dict
+        block.code for block in PROGRAMS if "tools=functions) as run:" in block.code
+    ]
+    (tmp_path / "wrong.py").write_text(
+        code.replace("tools=functions) as run:", 'tools=functions, timeout="10") as run:')
+    )
+    result = mypy(tmp_path / "wrong.py")
+    assert result.returncode == 1
+    assert 'No overload variant of "run_tools" matches argument types' in result.stdout
 
 
 def test_the_chart_the_site_shows_exists() -> None:

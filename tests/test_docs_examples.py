@@ -9,14 +9,19 @@ heading they are under.
 from __future__ import annotations
 
 import json
+import re
+import shlex
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 import streamcalls
 import streamcalls.testing
-from tests.docblocks import DOCS, Block, Servers, run_program, site_blocks
+from tests.docblocks import DOCS, ROOT, Block, Servers, run_program, served, site_blocks
 
 PROGRAMS = [block for block in site_blocks() if block.kind == "program"]
 
@@ -140,3 +145,78 @@ def test_every_program_runs_as_written(block: Block, servers: Servers) -> None:
     result = run_program(block, servers)
     assert result.returncode == 0, result.stderr
     CHECKS[key(block)](result.stdout)
+
+
+# -- command lines shown with their output --------------------------------------------------------------------
+
+REPLAYS = [
+    block
+    for block in site_blocks()
+    if block.language == "text" and block.code.startswith("$ streamcalls replay ")
+]
+_CLOCK = re.compile(r"^\+ *\d+\.\d{3}s", re.MULTILINE)
+_ID = re.compile(r"\bcall_[0-9a-f]{24}\b")
+
+
+def as_shown(out: str) -> str:
+    """A replay's output with what changes from run to run (the clock, generated ids) masked."""
+    return _ID.sub("call_<id>", _CLOCK.sub("+ <time>", out))
+
+
+def command_line(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """``streamcalls ARGUMENTS``, run as a page shows it, from the repository's root."""
+    return subprocess.run(
+        [sys.executable, "-m", "streamcalls", *arguments],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+
+def test_the_site_shows_a_replay() -> None:
+    assert REPLAYS
+
+
+@pytest.mark.parametrize("block", REPLAYS, ids=[block.where for block in REPLAYS])
+def test_every_replay_shown_prints_what_the_page_shows(block: Block) -> None:
+    command, *shown = block.code.splitlines()
+    arguments = shlex.split(command.removeprefix("$ streamcalls "))
+    result = command_line(*arguments)
+    assert result.returncode == 0, result.stderr
+    assert as_shown(result.stdout) == as_shown("\n".join(shown) + "\n")
+
+
+def test_the_demo_shown_is_what_the_demo_prints() -> None:
+    """Every line of the agent loop page's excerpt of ``streamcalls demo`` is a line of a real run (``...``: the
+    rest of a line, or lines of streamed text, left out), in the order shown where the order is the stream's."""
+    (block,) = [
+        b for b in site_blocks() if b.language == "text" and b.code.startswith("$ streamcalls demo\n")
+    ]
+    result = command_line("demo")
+    assert result.returncode == 0, result.stderr
+    printed = [line.rstrip() for line in as_shown(result.stdout).splitlines()]
+    shown = [line.rstrip() for line in as_shown(block.code).splitlines()[1:] if line.strip() != "┊      ..."]
+    for line in shown:
+        if line.endswith(" ..."):
+            assert any(p.startswith(line.removesuffix("...")) for p in printed), line
+        else:
+            assert line in printed, line
+    # What the stream orders (the calls, the text, the turns) is in the order shown; the tools' own lines are timing.
+    ordered = [line for line in shown if not line.split("  ", 1)[1].startswith(("tool", "result"))]
+    where = [
+        next(i for i, p in enumerate(printed) if p.startswith(line.removesuffix("..."))) for line in ordered
+    ]
+    assert where == sorted(where)
+
+
+def test_the_replay_server_page_lists_every_endpoint() -> None:
+    """The endpoint table of the CLI and replay server page is the list ``GET /`` gives."""
+    page = (DOCS / "guide" / "cli-and-replay.md").read_text()
+    table = re.findall(r"^\| `(POST [^`]+)` \|", page, re.MULTILINE)
+    with served("--max-delay", "0") as url:
+        index = httpx.get(url, timeout=10).json()
+    posts = [endpoint for endpoint in index["endpoints"] if endpoint.startswith("POST ")]
+    assert [re.sub(r"\{\w+\}", "<model>", endpoint) for endpoint in table] == posts
+    assert "`GET /replay/<provider>/<name>`" in page

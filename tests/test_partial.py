@@ -432,17 +432,3 @@ def test_the_recordings_exercise_the_rules() -> None:
         counts = check_patches(run(bytewise(case.data()), case.provider, **case.options()))
         checked += sum(counts.values())
     assert checked > 400  # sync points checked against the oracle
-
-
-# -- the README's example ------------------------------------------------------------------------------
-
-
-def test_the_live_arguments_example_runs_as_written() -> None:
-    from tests.test_cli_async import run_readme_example
-    from tests.test_docs_examples import live_arguments
-
-    result = run_readme_example(
-        "## Live arguments", "## Performance", "--max-delay", "0.002", "--max-chunk", "50"
-    )
-    assert result.returncode == 0, result.stderr
-    live_arguments(result.stdout)
