@@ -44,7 +44,7 @@ async def _load(streams: int, concurrency: int) -> dict[str, Any]:
 
     app = ReplayApp(recordings, max_chunk=64, max_delay=0.0, seed=1)
     started = time.perf_counter()
-    async with serve(app, graceful_timeout=0.1) as url:
+    async with serve(app, graceful_timeout=5.0) as url:  # closing connections finish first
         limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=0)
         async with (
             httpx.AsyncClient(timeout=120, limits=limits) as client,
