@@ -244,7 +244,10 @@ COMPLETE = {
                 "content": {
                     "parts": [
                         {"text": TEXT},
-                        {"functionCall": {"name": "get_weather", "args": WEATHER}},  # no id: none was sent
+                        {  # no id: none was sent; the signature is the stream's, for the next request
+                            "functionCall": {"name": "get_weather", "args": WEATHER},
+                            "thoughtSignature": "CpUCAcu98PDkNn0cRuGf1xw5Zm2sT4dPqXvE7bWlJ8aK",
+                        },
                         {"functionCall": {"name": "get_opening_hours", "args": HOURS}},
                     ],
                     "role": "model",

@@ -24,6 +24,9 @@ pytestmark = pytest.mark.anyio
 WEATHER = ToolCall("call_weather", "get_weather", {"city": "Paris"})
 HOURS = ToolCall("call_hours", "get_opening_hours", {"place": "Louvre", "day": "Saturday"})
 RESULTS = [ToolResult(call.id, call.name, f"{call.name} says: fine") for call in (WEATHER, HOURS)]
+# The thoughtSignature of the bundled gemini_plan_day recording's first call: Gemini wants it back.
+PLAN_DAY_SIGNATURE: Final = "CpUCAcu98PDkNn0cRuGf1xw5Zm2sT4dPqXvE7bWlJ8aK"
+SIGNED_WEATHER = ToolCall(WEATHER.id, WEATHER.name, WEATHER.arguments, thought_signature=PLAN_DAY_SIGNATURE)
 
 
 def calls(provider: CodecProviderName, *chosen: ToolCall, text: str | None = None) -> list[Any]:
@@ -165,6 +168,31 @@ REFUSED: list[tuple[CodecProviderName, str, list[Any], Any]] = [
             '"Plan my Sunday too"',
             "contents[1]",
         ),
+    ),
+    (
+        "gemini",
+        "a signed call sent back without its thought signature",
+        [prompt("gemini"), *calls("gemini"), *results("gemini")],
+        gemini_error(
+            "Function call is missing a thought_signature in functionCall parts. This is required for tools to "
+            "work correctly, and missing thought_signature may lead to degraded model performance. Additional "
+            "data, function call `default_api:get_weather` , position 2. Please refer to "
+            "https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
+        ),
+    ),
+    (
+        "gemini",
+        "a signed call sent back with another signature",
+        [
+            prompt("gemini"),
+            *calls(
+                "gemini",
+                ToolCall(WEATHER.id, WEATHER.name, WEATHER.arguments, thought_signature="b3RoZXI="),
+                HOURS,
+            ),
+            *results("gemini"),
+        ],
+        gemini_error("Corrupted thought signature."),
     ),
     (
         "bedrock",
@@ -328,7 +356,7 @@ ACCEPTED: list[tuple[CodecProviderName, str, list[Any], Any]] = [
     (
         "gemini",
         "the results' list appended as one content",
-        [prompt("gemini"), *calls("gemini"), results("gemini")],
+        [prompt("gemini"), *calls("gemini", SIGNED_WEATHER, HOURS), results("gemini")],
         2,
     ),
 ]

@@ -41,7 +41,7 @@ import msgspec
 from .._errors import UsageError
 from ._complete import complete_response
 from ._errors import Headers, error_response, no_model_message
-from ._history import Rejected, conversation_turn
+from ._history import Rejected, check_signatures, conversation_turn
 from ._recordings import Recording, bundled_recordings, event_ends, load_recordings
 from ._reframe import gemini_body
 from ._routes import ENDPOINTS, Route, route_for
@@ -215,6 +215,14 @@ class ReplayApp:
             )
             await refuse(404, message, code="model_not_found")
             return
+        if provider == "gemini" and turn > 1:
+            try:
+                check_signatures(
+                    request, previous.calls() if (previous := recording.maybe_turn(turn - 1)) else []
+                )
+            except Rejected as rejected:
+                await refuse(400, rejected.message)
+                return
         if route.streams(request):
             content_type, served = answer.content_type, answer.body
             if provider == "gemini":

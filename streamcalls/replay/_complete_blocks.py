@@ -103,7 +103,10 @@ def gemini_response(recording: Recording, model: str, answer: Answer) -> Body:
             function: Body = {"name": call.name, "args": call.arguments}
             if not call.id.startswith(GENERATED):  # the Gemini API mostly sends none
                 function = {"id": call.id, **function}
-            parts.append({"functionCall": function})
+            part: Body = {"functionCall": function}
+            if call.thought_signature is not None:
+                part["thoughtSignature"] = call.thought_signature
+            parts.append(part)
     usage = answer.usage
     return {
         "candidates": [

@@ -22,9 +22,13 @@ from collections.abc import Iterable
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
+from typing import cast
 
 import msgspec
 
+from .._api import parse
+from .._events import ToolCall, ToolCallCompleted
+from .._names import ProviderName
 from ..providers import ADAPTERS
 
 __all__ = ("CONTENT_TYPES", "PROVIDERS", "Recording", "bundled_recordings", "event_ends", "load_recordings")
@@ -73,6 +77,11 @@ class Recording(msgspec.Struct, frozen=True):
             return self
         index = number - self.turn - 1
         return self.next_turns[index] if 0 <= index < len(self.next_turns) else None
+
+    def calls(self) -> list[ToolCall]:
+        """The tool calls the recorded response makes, as a client's parser reads them."""
+        events = parse(self.body, cast(ProviderName, self.provider))
+        return [event.call for event in events if isinstance(event, ToolCallCompleted)]
 
     def event_ends(self) -> list[int]:
         """Offsets just past each of its events (see :func:`event_ends`)."""

@@ -8,6 +8,8 @@ provider's own wording for the first rule broken (one module per provider,
 or per family of providers that share the rules).  Otherwise it returns
 which turn of a recorded conversation the request asks for: 1, plus one
 for each turn of the model's since the user's last prompt.
+:func:`check_signatures` is Gemini's one rule that needs the recording: the
+calls of the turn answered come back with their thought signatures.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from ._gemini import gemini_turn
 from ._ollama import ollama_turn
 from ._rejected import Rejected
 from ._responses import responses_turn
+from ._signatures import check_signatures
 
-__all__ = ("RULES", "Rejected", "conversation_turn")
+__all__ = ("RULES", "Rejected", "check_signatures", "conversation_turn")
 
 RULES: dict[str, Callable[[Mapping[str, Any]], int]] = {
     "openai": openai_turn,

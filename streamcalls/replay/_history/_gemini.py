@@ -24,7 +24,7 @@ from typing import Any
 
 from ._rejected import Rejected
 
-__all__ = ("gemini_turn",)
+__all__ = ("gemini_turn", "items")
 
 _TYPES = "type.googleapis.com/google.ai.generativelanguage.v1beta."
 NOT_SPECIFIED = "* GenerateContentRequest.contents: contents is not specified\n"
@@ -45,11 +45,11 @@ def gemini_turn(request: Mapping[str, Any]) -> int:
     turn = 1
     before = "start"  # what the content before was: start, user, responses, model or calls
     calls = 0  # how many functionCall parts it had
-    for path, content in _items(contents, "contents", "Content"):
+    for path, content in items(contents, "contents", "Content"):
         role = content.get("role", "user")
         if role not in ("user", "model"):
             raise Rejected(BAD_ROLE)
-        parts = [part for _, part in _items(content.get("parts", ()), f"{path}.parts", "Part")]
+        parts = [part for _, part in items(content.get("parts", ()), f"{path}.parts", "Part")]
         responses = sum(1 for part in parts if "functionResponse" in part)
         if responses and before != "calls":
             raise Rejected(RESPONSE_PLACE)
@@ -67,14 +67,14 @@ def gemini_turn(request: Mapping[str, Any]) -> int:
     return turn
 
 
-def _items(value: object, path: str, message_type: str) -> Iterator[tuple[str, dict[str, Any]]]:
+def items(value: object, path: str, message_type: str) -> Iterator[tuple[str, dict[str, Any]]]:
     """The objects of a repeated field, as the JSON reader takes them (see the module doc)."""
     if isinstance(value, dict):
         yield path, value
     elif isinstance(value, list):
         for index, item in enumerate(value):
             if item is not None:
-                yield from _items(item, f"{path}[{index}]", message_type)
+                yield from items(item, f"{path}[{index}]", message_type)
     elif value is not None:
         message = f"Invalid value at '{path}' ({_TYPES}{message_type}), {_render(value)}"
         raise Rejected(message, param=path)
