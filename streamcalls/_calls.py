@@ -153,9 +153,9 @@ class CallAssembler:
             call.name = name
             self._start(call)
 
-    def sign(self, call: Call, signature: object) -> None:
+    def sign(self, call: Call, signature: str | None) -> None:
         """Keep a provider's signature for the call (Gemini 3's ``thoughtSignature``): the first one counts."""
-        if call.signature is None and isinstance(signature, str) and signature and call.status == OPEN:
+        if signature and call.signature is None and call.status == OPEN:
             call.signature = signature
 
     def set_id(self, call: Call, call_id: str) -> None:

@@ -32,7 +32,7 @@ class Native(NamedTuple):
     arguments: Any
     has_arguments: bool  # False: the key was absent (Gemini's call without arguments)
     entry: dict[str, Any]  # the object that held the call, to show when it is malformed
-    signature: Any = None  # Gemini 3's thoughtSignature, where the provider sent one
+    signature: str | None = None  # Gemini 3's thoughtSignature, where the provider sent one
 
 
 # What one of Found.steps is: (TEXT, str), (REASONING, str), (CALL, Native), or
@@ -71,7 +71,8 @@ class Found:
 
     def call(self, call_id: Any, name: Any, holder: dict[str, Any], key: str, signature: Any = None) -> None:
         self.end_text()
-        native = Native(call_id, name, holder.get(key), key in holder, holder, signature)
+        signed = signature if isinstance(signature, str) and signature else None
+        native = Native(call_id, name, holder.get(key), key in holder, holder, signed)
         self.natives.append(native)
         self.steps.append((CALL, native))
 

@@ -150,8 +150,7 @@ def _native(entry: Native, index: int, new_id: IdFactory) -> ToolCall:
     elif type(arguments) is not dict:
         error = f"tool call {name!r}: arguments must be a JSON object, got {kind_of(arguments)}"
         raise ToolCallError(error, _encode(arguments).decode())
-    signature = entry.signature if isinstance(entry.signature, str) and entry.signature else None
-    return ToolCall(call_id or new_id(), name, arguments, index, "native", signature)
+    return ToolCall(call_id or new_id(), name, arguments, index, "native", entry.signature)
 
 
 def _from_text(

@@ -215,11 +215,10 @@ class ReplayApp:
             )
             await refuse(404, message, code="model_not_found")
             return
-        if provider == "gemini" and turn > 1:
+        answered = recording.maybe_turn(turn - 1)  # the turn whose calls the request sends back
+        if provider == "gemini" and answered is not None:
             try:
-                check_signatures(
-                    request, previous.calls() if (previous := recording.maybe_turn(turn - 1)) else []
-                )
+                check_signatures(request, answered.calls())
             except Rejected as rejected:
                 await refuse(400, rejected.message)
                 return
