@@ -104,6 +104,22 @@ def test_every_public_name_has_a_reference_entry() -> None:
     assert missing == []
 
 
+def extra(name: str) -> list[str]:
+    """The requirements of one of pyproject.toml's extras, by their package names."""
+    extras = (ROOT / "pyproject.toml").read_text().split("[project.optional-dependencies]\n", 1)[1]
+    body = re.search(rf"^{name} = \[\n(.*?)^\]", extras, re.MULTILINE | re.DOTALL)
+    assert body is not None, name
+    return [re.split(r"[^\w-]", req, maxsplit=1)[0] for req in re.findall(r'^\s+"([^"]+)"', body[1], re.MULTILINE)]
+
+
+def test_the_docs_extra_brings_a_signature_formatter() -> None:
+    """mkdocstrings-python formats the reference's signatures (``separate_signature``) with Black or Ruff,
+    whichever is installed; with neither, ``make docs`` on the docs extra alone leaves each on one long line
+    and passes --strict (it says so at INFO level).  tests/site_check.py sees them formatted on the site."""
+    assert {"black", "ruff"} & set(extra("docs"))
+    assert "mkdocstrings-python" in extra("docs")
+
+
 @pytest.fixture(scope="module")
 def package() -> griffe.Module:
     loaded = griffe.load("streamcalls", search_paths=[str(ROOT)])
