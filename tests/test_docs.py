@@ -109,7 +109,9 @@ def extra(name: str) -> list[str]:
     extras = (ROOT / "pyproject.toml").read_text().split("[project.optional-dependencies]\n", 1)[1]
     body = re.search(rf"^{name} = \[\n(.*?)^\]", extras, re.MULTILINE | re.DOTALL)
     assert body is not None, name
-    return [re.split(r"[^\w-]", req, maxsplit=1)[0] for req in re.findall(r'^\s+"([^"]+)"', body[1], re.MULTILINE)]
+    return [
+        re.split(r"[^\w-]", req, maxsplit=1)[0] for req in re.findall(r'^\s+"([^"]+)"', body[1], re.MULTILINE)
+    ]
 
 
 def test_the_docs_extra_brings_a_signature_formatter() -> None:
@@ -178,10 +180,10 @@ def test_mypy_strict_accepts_every_program(tmp_path: Path) -> None:
 def test_mypy_would_catch_a_mistake(tmp_path: Path) -> None:
     """The check has teeth: a wrong type in a program of the site fails it."""
     (code,) = [  # run_tools with a {name: function} dict
-        block.code for block in PROGRAMS if "tools=functions) as run:" in block.code
+        block.code for block in PROGRAMS if "), tools=functions\n" in block.code
     ]
     (tmp_path / "wrong.py").write_text(
-        code.replace("tools=functions) as run:", 'tools=functions, timeout="10") as run:')
+        code.replace("), tools=functions\n", '), tools=functions, timeout="10"\n')
     )
     result = mypy(tmp_path / "wrong.py")
     assert result.returncode == 1
