@@ -74,7 +74,7 @@ test: $(VENV)/.dev-installed
 	check "docs build (mkdocs --strict)" env NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict; \
 	check "fuzz gate (atheris, fixed seed)" $(PY) fuzz/gate.py; \
 	if [ -x $(CHROMIUM) ] && [ -x $(CHROMEDRIVER) ]; then check "site in a browser (make site-check)" $(SITE_CHECK); \
-	else verdict="$$verdict  skipped site in a browser: no $(CHROMIUM) or $(CHROMEDRIVER) (apt-get install chromium chromium-driver)\n"; fi; \
+	else verdict="$$verdict  skipped site in a browser: needs $(CHROMIUM) and $(CHROMEDRIVER) (apt-get install chromium chromium-driver)\n"; fi; \
 	check "pytest" $(PY) -m pytest; \
 	if [ $$failed = 0 ]; then result="every check passed"; else result="FAILED"; fi; \
 	printf '\n== make test: %s\n%b' "$$result" "$$verdict"; \

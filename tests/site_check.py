@@ -190,10 +190,14 @@ return [document.querySelector('.md-content__inner').clientWidth,
     const block = code.closest('.highlight') || code.parentElement;
     const language = (block.className.match(/language-([\\w-]+)/) || [null, ''])[1];
     const lines = code.textContent.split('\\n');
+    const scroll = code.scrollWidth, client = code.clientWidth;
+    const wraps = getComputedStyle(code).whiteSpace !== 'pre';
+    code.style.whiteSpace = 'pre';  // would its lines fit as they are?
+    const unwrapped = code.scrollWidth;
+    code.style.whiteSpace = '';
     return {
       language: block.classList.contains('doc-signature') ? 'signature' : language,
-      scroll: code.scrollWidth, client: code.clientWidth,
-      wraps: getComputedStyle(code).whiteSpace !== 'pre',
+      scroll: scroll, client: client, wraps: wraps, unwrapped: unwrapped,
       longest: lines.reduce((a, b) => b.length > a.length ? b : a, ''),
     };
   })];
@@ -201,7 +205,7 @@ return [document.querySelector('.md-content__inner').clientWidth,
 
 
 def check_code_fits(driver: WebDriver, base: str, pages: dict[str, str]) -> str:
-    wide, wrapped, count, columns = [], [], 0, set()
+    wide, wrapped, count, folded, columns = [], [], 0, 0, set()
     for page in sorted(pages):
         driver.get(base + page)
         column, blocks = driver.execute_script(BLOCKS_JS)
@@ -215,6 +219,7 @@ def check_code_fits(driver: WebDriver, base: str, pages: dict[str, str]) -> str:
                 )
             if block["wraps"] and block["language"] in (*KEPT_LINES, "signature"):
                 wrapped.append(where)
+            folded += block["unwrapped"] > block["client"]
     if count == 0:
         raise CheckFailed("no code block found")
     if wrapped:
@@ -222,7 +227,10 @@ def check_code_fits(driver: WebDriver, base: str, pages: dict[str, str]) -> str:
     if wide:
         raise CheckFailed(f"{len(wide)} of {count} code blocks scroll sideways:\n    " + "\n    ".join(wide))
     width = "/".join(str(c) for c in sorted(columns))
-    return f"code fits the column: {count} blocks on {len(pages)} pages, none scrolls ({width} px column)"
+    return (
+        f"code fits the {width} px column: {count} blocks on {len(pages)} pages, none scrolls"
+        f" ({folded} sessions and outputs wrap)"
+    )
 
 
 def site_pages(site: Path) -> dict[str, str]:
@@ -262,7 +270,7 @@ def main() -> int:
                 except CheckFailed as failure:
                     results.append((False, f"{name}: {failure}"))
                 except WebDriverException as error:  # the page lacks what the check looks for
-                    results.append((False, f"{name}: {type(error).__name__}: {error.msg}"))
+                    results.append((False, f"{name}: {type(error).__name__}: {(error.msg or '').splitlines()[0]}"))
     for passed, line in results:
         print(f"  {'passed' if passed else 'FAILED'}  {line}")
     failed = sum(not passed for passed, _ in results)
