@@ -270,9 +270,8 @@ def main() -> int:
                 except CheckFailed as failure:
                     results.append((False, f"{name}: {failure}"))
                 except WebDriverException as error:  # the page lacks what the check looks for
-                    results.append(
-                        (False, f"{name}: {type(error).__name__}: {(error.msg or '').splitlines()[0]}")
-                    )
+                    first = (error.msg or "no message").splitlines()[0]
+                    results.append((False, f"{name}: {type(error).__name__}: {first}"))
     for passed, line in results:
         print(f"  {'passed' if passed else 'FAILED'}  {line}")
     failed = sum(not passed for passed, _ in results)
