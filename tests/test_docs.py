@@ -147,6 +147,59 @@ def test_every_event_field_says_what_it_holds(package: griffe.Module) -> None:
             assert docstring.value, f"{struct.__name__}.{field}"
 
 
+# -- the guide's prose ------------------------------------------------------------------------------------
+
+LIST_ITEM = re.compile(r"^\s*(?:[-*]|\d+\.) ")
+BULLET_WORDS = 100  # about six lines of a page: past that, a bullet is cut into steps or shorter bullets
+
+
+def bullets(page: Path) -> list[tuple[int, str]]:
+    """Each list item of a page, by its line, with its continuation lines but not its sub-items or code."""
+    found: list[tuple[int, str]] = []
+    in_item, fenced = False, False
+    for number, line in enumerate(page.read_text().splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fenced, in_item = not fenced, False
+        elif fenced:
+            continue
+        elif LIST_ITEM.match(line):
+            found.append((number, line.strip()))
+            in_item = True
+        elif in_item and line.startswith("  ") and line.strip():
+            found[-1] = (found[-1][0], f"{found[-1][1]} {line.strip()}")
+        else:
+            in_item = False
+    return found
+
+
+def test_no_guide_bullet_runs_on() -> None:
+    """The guide's longest bullets were cut into steps and shorter bullets (issue 22): none runs past
+    BULLET_WORDS words."""
+    found = [
+        (page, line, text) for page in sorted((DOCS / "guide").glob("*.md")) for line, text in bullets(page)
+    ]
+    assert len(found) > 40
+    long = [
+        f"{rel(page)}:{line}: {len(text.split())} words"
+        for page, line, text in found
+        if len(text.split()) > BULLET_WORDS
+    ]
+    assert long == []
+
+
+def test_a_bullet_is_counted_without_its_sub_items_and_code(tmp_path: Path) -> None:
+    text = (
+        "# A page\n\n- **One**: a rule\n  on two lines:\n    1. a step;\n    2. another.\n"
+        "- Two\n\n  ```python\n  - not a bullet\n  ```\n\nProse.\n"
+    )
+    assert bullets(page(tmp_path, text)) == [
+        (3, "- **One**: a rule on two lines:"),
+        (5, "1. a step;"),
+        (6, "2. another."),
+        (7, "- Two"),
+    ]
+
+
 # -- the code on the pages --------------------------------------------------------------------------------
 
 
