@@ -53,7 +53,7 @@ def joined(segments: list[list[str]], kind: str) -> str:
 
 
 def test_the_folder_holds_specs() -> None:
-    assert len(SPECS) >= 1
+    assert len(SPECS) >= 20
 
 
 @pytest.mark.parametrize("stem", sorted(SPECS))
@@ -110,7 +110,8 @@ def test_a_model_id_belongs_to_one_format() -> None:
 
 def test_the_readme_lists_every_format() -> None:
     readme = (FORMATS / "README.md").read_text(encoding="utf-8")
-    rows = {m.group(1) for m in re.finditer(r"^\| `([a-z0-9_]+)` \|", readme, re.MULTILINE)}
+    table = readme.split("\n## The formats\n", 1)[1].split("\n## ", 1)[0]
+    rows = {m.group(1) for m in re.finditer(r"^\| `([a-z0-9_]+)` \|", table, re.MULTILINE)}
     assert rows == set(SPECS)
 
 
@@ -158,3 +159,6 @@ def test_a_case_is_well_formed(stem: str, case: dict[str, Any]) -> None:
         assert set(tool) == {"name", "parameters"} and tool["parameters"]["type"] == "object"
     if "reasoning" in case["covers"]:
         assert case["expect"]["reasoning"], "a reasoning case has reasoning"
+    if case.get("reasoning_open"):
+        assert case["segments"][0][0] == "reasoning", "a prompt that opened the reasoning puts the output inside it"
+    assert set(case) <= {"name", "note", "model", "reasoning_open", "covers", "text", "tools", "segments", "expect"}
