@@ -21,7 +21,9 @@ import pytest
 
 FORMATS = Path(__file__).parent / "data" / "formats"
 SPEC_PATHS = sorted(FORMATS.glob("*.json"))
-SPECS: dict[str, dict[str, Any]] = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in SPEC_PATHS}
+SPECS: dict[str, dict[str, Any]] = {
+    path.stem: json.loads(path.read_text(encoding="utf-8")) for path in SPEC_PATHS
+}
 
 KINDS = {"text", "reasoning", "framing", "call", "failed"}
 STATUSES = {"template", "peer-tests"}
@@ -63,22 +65,38 @@ def test_a_spec_has_every_part(stem: str) -> None:
     assert SNAKE.fullmatch(spec["format"])
     assert SNAKE.fullmatch(spec["detector"])
     assert spec["status"] in STATUSES
-    assert isinstance(spec["summary"], str) and spec["summary"]
-    assert isinstance(spec["sketch"], str) and spec["sketch"]
+    for key in ("summary", "sketch"):
+        assert isinstance(spec[key], str)
+        assert spec[key], f"{key} is written down"
     models = spec["models"]
     assert models["hf"], "at least one Hugging Face id writes this format"
     assert all(isinstance(m, str) and "/" in m for m in models["hf"])
     assert all(isinstance(m, str) for m in models["ollama"])
     for neighbour in models["not"]:
-        assert set(neighbour) == {"id", "why"} and neighbour["why"]
-        assert neighbour["id"] not in models["hf"] and neighbour["id"] not in models["ollama"]
+        assert set(neighbour) == {"id", "why"}
+        assert neighbour["why"], "a neighbour says why it is not this format"
+        assert neighbour["id"] not in models["hf"] + models["ollama"]
     markup = spec["markup"]
-    for key in ("grammar", "start", "end", "separator", "name", "arguments", "values", "escapes", "call_ends", "id", "reasoning"):
+    for key in (
+        "grammar",
+        "start",
+        "end",
+        "separator",
+        "name",
+        "arguments",
+        "values",
+        "escapes",
+        "call_ends",
+        "id",
+        "reasoning",
+    ):
         assert markup[key], f"markup.{key} is written down"
     assert all(isinstance(token, str) and token for token in markup["framing"])
-    assert spec["sources"] and all(s["fact"] and s["where"] for s in spec["sources"])
+    assert spec["sources"], "every spec names its sources"
+    assert all(s["fact"] and s["where"] for s in spec["sources"])
     for peer in spec["peers"]:
-        assert peer["topic"] and peer["chosen"]
+        assert peer["topic"]
+        assert peer["chosen"], "a peer note says what the cases follow"
         assert {"vllm", "sglang", "llama_cpp", "ollama"} & set(peer), "a peer note names a peer"
     assert 8 <= len(spec["cases"]) <= 15
     names = [c["name"] for c in spec["cases"]]
@@ -89,7 +107,8 @@ def test_a_spec_has_every_part(stem: str) -> None:
 def test_a_spec_covers_every_topic(stem: str) -> None:
     spec = SPECS[stem]
     exempt = spec.get("not_applicable", {})
-    assert set(exempt) <= TOPICS and all(exempt.values()), "an exemption names a topic and says why"
+    assert set(exempt) <= TOPICS, "an exemption names a topic"
+    assert all(exempt.values()), "an exemption says why"
     covered = {topic for case in spec["cases"] for topic in case["covers"]}
     assert covered <= TOPICS
     assert TOPICS - set(exempt) <= covered, f"not covered: {sorted(TOPICS - set(exempt) - covered)}"
@@ -105,7 +124,9 @@ def test_a_model_id_belongs_to_one_format() -> None:
     owner: dict[str, str] = {}
     for stem, spec in SPECS.items():
         for model in spec["models"]["hf"] + spec["models"]["ollama"]:
-            assert owner.setdefault(model.lower(), stem) == stem, f"{model} is in {owner[model.lower()]} and {stem}"
+            assert owner.setdefault(model.lower(), stem) == stem, (
+                f"{model} is in {owner[model.lower()]} and {stem}"
+            )
 
 
 def test_the_readme_lists_every_format() -> None:
@@ -120,9 +141,9 @@ def test_the_segments_rebuild_the_model_output(stem: str, case: dict[str, Any]) 
     segments = case["segments"]
     assert all(len(s) == 2 and s[0] in KINDS and isinstance(s[1], str) and s[1] for s in segments)
     assert "".join(s for _, s in segments) == case["text"], "every character of the output is in one segment"
-    assert all(a[0] != b[0] or a[0] in ("call", "failed", "framing") for a, b in itertools.pairwise(segments)), (
-        "two neighbouring segments of one kind are one segment"
-    )
+    assert all(
+        a[0] != b[0] or a[0] in ("call", "failed", "framing") for a, b in itertools.pairwise(segments)
+    ), "two neighbouring segments of one kind are one segment"
 
 
 @pytest.mark.parametrize(("stem", "case"), CASES, ids=[case_id(item) for item in CASES])
@@ -134,13 +155,15 @@ def test_the_expectation_is_the_segments(stem: str, case: dict[str, Any]) -> Non
     assert [f["raw"] for f in expect["failed"]] == [s for k, s in segments if k == "failed"]
     call_markup = [s for k, s in segments if k == "call"]
     assert len(expect["calls"]) == len(call_markup), "one markup segment per completed call"
-    for call, markup in zip(expect["calls"], call_markup):
+    for call, markup in zip(expect["calls"], call_markup, strict=True):
         assert set(call) <= {"name", "arguments", "id"}
-        assert isinstance(call["name"], str) and call["name"] in markup, "a call's name is written in its markup"
+        assert isinstance(call["name"], str)
+        assert call["name"] in markup, "a call's name is written in its markup"
         assert isinstance(call["arguments"], dict), "arguments are a JSON object"
         assert json.loads(json.dumps(call["arguments"])) == call["arguments"]
         if "id" in call:
-            assert isinstance(call["id"], str) and call["id"] in markup, "an id is kept only where the markup writes it"
+            assert isinstance(call["id"], str)
+            assert call["id"] in markup, "an id is kept only where the markup writes it"
     for failure in expect["failed"]:
         assert set(failure) == {"name", "raw"}
         assert failure["name"] is None or failure["name"] in failure["raw"]
@@ -156,9 +179,22 @@ def test_a_case_is_well_formed(stem: str, case: dict[str, Any]) -> None:
     if "model" in case:
         assert case["model"] in spec["models"]["hf"] + spec["models"]["ollama"]
     for tool in case.get("tools", []):
-        assert set(tool) == {"name", "parameters"} and tool["parameters"]["type"] == "object"
+        assert set(tool) == {"name", "parameters"}
+        assert tool["parameters"]["type"] == "object"
     if "reasoning" in case["covers"]:
         assert case["expect"]["reasoning"], "a reasoning case has reasoning"
     if case.get("reasoning_open"):
-        assert case["segments"][0][0] == "reasoning", "a prompt that opened the reasoning puts the output inside it"
-    assert set(case) <= {"name", "note", "model", "reasoning_open", "covers", "text", "tools", "segments", "expect"}
+        assert case["segments"][0][0] == "reasoning", (
+            "a prompt that opened the reasoning puts the output inside it"
+        )
+    assert set(case) <= {
+        "name",
+        "note",
+        "model",
+        "reasoning_open",
+        "covers",
+        "text",
+        "tools",
+        "segments",
+        "expect",
+    }
