@@ -188,29 +188,29 @@ COMPLETE = {
         "error": None,
         "incomplete_details": None,
         "model": "plan_day",
-        "output": [
+        "output": [  # the items as the stream's response.output_item.done events gave them
             {
-                "id": "msg_replay_plan_day_1_0",
+                "id": "msg_demo1",
                 "type": "message",
-                "role": "assistant",
                 "status": "completed",
-                "content": [{"type": "output_text", "annotations": [], "text": TEXT}],
+                "content": [{"type": "output_text", "annotations": [], "logprobs": [], "text": TEXT}],
+                "role": "assistant",
             },
             {
-                "id": "fc_replay_plan_day_1_1",
+                "id": "fc_demo_weather",
                 "type": "function_call",
                 "status": "completed",
+                "arguments": '{"city": "Paris", "unit": "celsius"}',  # as the model wrote them
                 "call_id": "call_weather",
                 "name": "get_weather",
-                "arguments": WEATHER_JSON,
             },
             {
-                "id": "fc_replay_plan_day_1_2",
+                "id": "fc_demo_hours",
                 "type": "function_call",
                 "status": "completed",
+                "arguments": '{"place": "Musée du Louvre", "day": "Saturday", "lang": "en"}',
                 "call_id": "call_hours",
                 "name": "get_opening_hours",
-                "arguments": HOURS_JSON,
             },
         ],
         "usage": {"input_tokens": 84, "output_tokens": 61, "total_tokens": 145},

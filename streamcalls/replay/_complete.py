@@ -27,6 +27,7 @@ from ._complete_blocks import (
     gemini_response,
     total_tokens,
 )
+from ._recorded import responses_items
 from ._recordings import Recording
 
 __all__ = ("complete_response",)
@@ -86,8 +87,9 @@ def _chat_completion(recording: Recording, model: str, answer: Answer) -> Body:
 
 def _responses(recording: Recording, model: str, answer: Answer) -> Body:
     name = f"{recording.name}_{recording.turn}"
-    output: list[Body] = []
-    for number, (kind, value) in enumerate(answer.steps):
+    # The items as the stream gave them whole: their ids, a reasoning item's encrypted_content.
+    output: list[Body] = responses_items(recording.body)
+    for number, (kind, value) in enumerate([] if output else answer.steps):
         if kind == "text":
             part = {"type": "output_text", "annotations": [], "text": value}
             message = {"type": "message", "role": "assistant", "status": "completed", "content": [part]}
