@@ -359,7 +359,7 @@ async def test_an_unknown_model_is_a_404_listing_the_recordings() -> None:
     assert chat.json() == {
         "error": {
             "message": "The model `gpt-4o` does not exist or you do not have access to it. "
-            "This replay server has: parallel_calls, plan_and_write, plan_day",
+            "This replay server has: parallel_calls, plan_and_write, plan_day, thinking_deepseek, thinking_kimi",
             "type": "invalid_request_error",
             "param": None,
             "code": "model_not_found",
@@ -370,7 +370,7 @@ async def test_an_unknown_model_is_a_404_listing_the_recordings() -> None:
         "type": "error",
         "error": {
             "type": "not_found_error",
-            "message": "model: claude-x (this replay server has: plan_day, thinking_then_call)",
+            "message": "model: claude-x (this replay server has: plan_day, thinking_interleaved, thinking_then_call)",
         },
     }
     assert unnamed.status_code == 200  # no model at all: the provider's first recording

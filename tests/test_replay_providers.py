@@ -188,29 +188,29 @@ COMPLETE = {
         "error": None,
         "incomplete_details": None,
         "model": "plan_day",
-        "output": [  # the items as the stream's response.output_item.done events gave them
+        "output": [  # under the ids the stream gave its items
             {
                 "id": "msg_demo1",
                 "type": "message",
-                "status": "completed",
-                "content": [{"type": "output_text", "annotations": [], "logprobs": [], "text": TEXT}],
                 "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "annotations": [], "text": TEXT}],
             },
             {
                 "id": "fc_demo_weather",
                 "type": "function_call",
                 "status": "completed",
-                "arguments": '{"city": "Paris", "unit": "celsius"}',  # as the model wrote them
                 "call_id": "call_weather",
                 "name": "get_weather",
+                "arguments": WEATHER_JSON,
             },
             {
                 "id": "fc_demo_hours",
                 "type": "function_call",
                 "status": "completed",
-                "arguments": '{"place": "Musée du Louvre", "day": "Saturday", "lang": "en"}',
                 "call_id": "call_hours",
                 "name": "get_opening_hours",
+                "arguments": HOURS_JSON,
             },
         ],
         "usage": {"input_tokens": 84, "output_tokens": 61, "total_tokens": 145},
@@ -339,19 +339,21 @@ async def test_an_unknown_model_is_the_provider_s_404_listing_its_recordings() -
     assert answers["openai-responses"].json() == {
         "error": {
             "message": "The model `gpt-9` does not exist or you do not have access to it. "
-            "This replay server has: plan_day",
+            "This replay server has: plan_day, thinking_plan_day",
             "type": "invalid_request_error",
             "param": None,
             "code": "model_not_found",
         }
     }
-    assert answers["ollama"].json() == {"error": "model 'gpt-9' not found (this replay server has: plan_day)"}
+    assert answers["ollama"].json() == {
+        "error": "model 'gpt-9' not found (this replay server has: plan_day, thinking_plan_day)"
+    }
     assert answers["gemini"].json() == {
         "error": {
             "code": 404,
             "message": "models/gpt-9 is not found for API version v1beta, or is not supported for generateContent. "
             "Call ListModels to see the list of available models and their supported methods. "
-            "This replay server has: plan_day",
+            "This replay server has: plan_day, thinking_plan_day",
             "status": "NOT_FOUND",
         }
     }
@@ -360,7 +362,7 @@ async def test_an_unknown_model_is_the_provider_s_404_listing_its_recordings() -
     )
     assert provider_error("bedrock", answers["bedrock"]) == (
         "ResourceNotFoundException",
-        "The provided model identifier is invalid. This replay server has: plan_day",
+        "The provided model identifier is invalid. This replay server has: plan_day, thinking_plan_day",
     )
     assert provider_error("cohere", answers["cohere"]) == (
         "model 'gpt-9' not found, make sure the correct model ID was used and that you have access to the model. "
