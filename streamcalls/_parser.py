@@ -16,7 +16,8 @@ from ._limits import Limits
 from ._names import ProviderName
 from ._nonstream import DocumentReader
 from ._options import check_parser_options
-from .detectors import build_channel, default_detect, follow_model
+from ._policy import DefaultDetection
+from .detectors import build_channel
 from .framing._bom import LeadingBom
 from .framing._make import make_framer
 from .framing._records import Framer
@@ -137,13 +138,13 @@ class StreamParser:
             report_invalid_utf8=invalid_utf8 == "report",
             partial_arguments=partial_arguments,
         )
-        names = default_detect(model) if detect is None else tuple(detect)
-        if names:
-            channel = build_channel(emit.out, emit.calls, names, tools, fallback=native is True)
+        if detect is None:
+            named = None if provider == "auto" else adapter_for(provider).name
+            DefaultDetection(emit, tools, native=native, model=model, provider=named)
+        elif detect:
+            channel = build_channel(emit.out, emit.calls, tuple(detect), tools, fallback=native is True)
             emit.text = channel.push
             emit.text_end = channel.end
-            if detect is None and model is None:
-                emit.on_model = follow_model(channel)
         self._emit = emit
         self._out = emit.out
         self._strict = strict
@@ -175,6 +176,7 @@ class StreamParser:
     def _resolved(self, framer: Framer, adapter: Adapter) -> None:
         self._framer = self._checked(framer)
         self._adapter = adapter
+        self._emit.provider(adapter.name)
 
     def _set_framer(self, framer: Framer) -> None:
         self._framer = self._checked(framer)  # the one a body's first byte chose: fed directly from now on
@@ -238,6 +240,7 @@ class StreamParser:
         data = as_mapping(obj)
         cls = recognize(None, data)
         if cls is not None:
+            self._emit.provider(cls.name)
             adapter = cls(self._emit)
             self._adapter = adapter
             documents = DocumentReader(self._emit, adapter)
