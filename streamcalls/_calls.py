@@ -73,6 +73,7 @@ class CallAssembler:
         "_out",
         "_withheld",
         "completed",
+        "copies",
         "count",
         "held",
         "native",
@@ -100,6 +101,7 @@ class CallAssembler:
         self._opened = 0  # calls opened so far, for max_calls
         self.count = 0  # calls started so far; the next call's index
         self.completed = 0
+        self.copies = 0  # calls dropped as copies of a call of the other kind (no event at all)
         self.held = 0  # argument characters held by the open calls, for max_buffered_bytes
         self.native = native  # False: native calls are reported as failed, never run
         self.sources: set[str] = set()  # the sources of the calls started so far
@@ -474,6 +476,7 @@ class CallAssembler:
             self.fail(call, f"a copy of the {kind} call {original!r}, which completed first; not run")
             return
         self._withheld.discard(call)  # dropped: no event at all
+        self.copies += 1
         call.status = COMPLETED
         self._open.remove(call)
         self.held -= call.size
