@@ -7,20 +7,15 @@ start, an array of them, one in a ```` ```json ```` block; also the bare
 ``{"name", "parameters"}`` of the ``llama`` detector) is different: a model
 with native tool calls writes one in its prose only to show it ("your client
 would send: {...}"), and reading that as a call would run a tool nobody
-called.  So bare JSON is read only where a model writes its calls in text:
-
-====================================================  ===========  =============================
-the stream                                            bare JSON    why
-====================================================  ===========  =============================
-``detect=`` given                                     as named     asked for
-``native=False``                                      yes          the text is the protocol
-``native=True``                                       no           native calls are the protocol
-a known hosted model (:data:`HOSTED_MODELS`)           no           it has native calls
-``"text"``, ``"openai"`` (and its aliases),           yes          a server without a tool parser
-``"ollama"``: another model, or none named                         passes the calls through as text
-``"anthropic"``, ``"openai-responses"``,              no           every model there has native
-``"gemini"``, ``"bedrock"``, ``"cohere"``                          calls
-====================================================  ===========  =============================
+called.  So bare JSON is read only where a model writes its calls in text.
+The policy is a table, first row first: ``detect=`` as named (the parser
+then runs exactly those); then :func:`reads_bare_json`: ``native=False`` yes (the text is the protocol);
+``native=True`` no (native calls are the protocol); a known hosted model
+(:data:`HOSTED_MODELS`) no; a ``"text"``, OpenAI-compatible or Ollama stream
+(:data:`BARE_JSON_PROVIDERS`) yes; Anthropic, Responses, Gemini, Bedrock and
+Cohere streams no.  The guide has the table with its reasons
+(docs/guide/calls-in-text.md, "The fallback policy"), and
+tests/test_fallback_policy.py walks it, row by row, against the parser.
 
 The first row that applies decides; fences and the model family's detectors
 (:func:`~streamcalls.detectors_for_model`) run in every row.  The model is
