@@ -94,6 +94,7 @@ class TextTap:
 
     def __init__(self, parser: StreamParser) -> None:
         emit = parser._emit
+        self._assembler = emit.calls
         out = emit.out
         push, end = emit.text, emit.text_end
         self.pieces: list[str] = []
@@ -121,6 +122,11 @@ class TextTap:
     @property
     def text(self) -> str:
         return "".join(self.pieces)
+
+    @property
+    def copies(self) -> int:
+        """How many calls were dropped as copies of a call of the other kind (see streamcalls._calls)."""
+        return self._assembler.copies
 
 
 def run(
@@ -156,7 +162,8 @@ def fuzz_one(data: bytes) -> None:
     chunked, tap = run(stream, chunk, provider, partial_arguments=True, **options)
     check_protocol(chunked)
     check_patches(chunked, sparse=True)
-    check_conservation(tap.text, chunked, tap.calls, reasoning=tap.reasoning, harmony="harmony" in detect)
+    if not tap.copies:  # a text call dropped as a copy of a native one leaves no event where its markup was
+        check_conservation(tap.text, chunked, tap.calls, reasoning=tap.reasoning, harmony="harmony" in detect)
     whole, _ = run(stream, max(1, len(stream)), provider, **options)
     assert normalize(without_patches(chunked)) == normalize(whole), "chunking changed the events"
 
