@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import weakref
 from collections.abc import Iterable
 from types import ModuleType
 from typing import Annotated, Any, Literal, get_args, get_origin
@@ -45,10 +46,18 @@ _METADATA_MODULES = ("pydantic", "annotated_types")
 
 
 class Adapted:
-    """The stand-in for a parameter pydantic reads: a subclass per parameter, holding its ``TypeAdapter``."""
+    """The stand-in for a parameter pydantic reads: a subclass per parameter, holding its ``TypeAdapter``.
 
+    msgspec takes from ``dec_hook`` only an instance of the type it asked
+    for, so the validated value comes back wrapped in one (``.value``).
+    """
+
+    __slots__ = ("value",)
     adapter: Any
     annotation: Any
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
 
 
 class PydanticInvalid(ValueError):
@@ -86,15 +95,41 @@ def needs_pydantic(annotation: Any, pydantic: ModuleType) -> bool:
 def adapted(annotation: Any, pydantic: ModuleType) -> type[Adapted]:
     """A fresh :class:`Adapted` type for one parameter's annotation.
 
-    :raises NameError: for a model whose annotations name something not
-        defined (pydantic's ``PydanticUndefinedAnnotation``).
-    :raises TypeError: for a type pydantic cannot read either.
+    :raises TypeError: for a type pydantic cannot read, with the first line
+        of its message (a model that is not fully defined, a field of a type
+        pydantic does not know).
     """
+    return type(
+        "Adapted",
+        (Adapted,),
+        {"__slots__": (), "adapter": _adapter(annotation, pydantic), "annotation": annotation},
+    )
+
+
+def _adapter(annotation: Any, pydantic: ModuleType) -> Any:
+    """``pydantic.TypeAdapter(annotation)``, built now (pydantic may defer the errors to the first use)."""
     try:
         adapter = pydantic.TypeAdapter(annotation)
-    except pydantic.PydanticSchemaGenerationError as exc:
-        raise TypeError(str(exc).splitlines()[0]) from None
-    return type("Adapted", (Adapted,), {"adapter": adapter, "annotation": annotation})
+        if not getattr(adapter, "pydantic_complete", True):
+            adapter.json_schema()  # a model that is not fully defined says so here, not at its first call
+    except (pydantic.PydanticUserError, NameError) as exc:
+        raise TypeError(_first_line(exc)) from None
+    return adapter
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).strip().splitlines()[0]
+
+
+_MODELS: weakref.WeakKeyDictionary[type, Any] = weakref.WeakKeyDictionary()
+
+
+def _adapter_of(kind: type, pydantic: ModuleType) -> Any:
+    """The ``TypeAdapter`` of a model met inside a type msgspec reads, built once per model."""
+    adapter = _MODELS.get(kind)
+    if adapter is None:
+        adapter = _MODELS[kind] = _adapter(kind, pydantic)
+    return adapter
 
 
 def decode(kind: type, value: Any) -> Any:
@@ -105,9 +140,10 @@ def decode(kind: type, value: Any) -> Any:
     pydantic = loaded()
     if pydantic is None:  # pragma: no cover - a type that needs pydantic was accepted with it loaded
         raise NotImplementedError
-    adapter = kind.adapter if issubclass(kind, Adapted) else pydantic.TypeAdapter(kind)
     try:
-        return adapter.validate_python(value)
+        if issubclass(kind, Adapted):
+            return kind(kind.adapter.validate_python(value))
+        return _adapter_of(kind, pydantic).validate_python(value)
     except pydantic.ValidationError as exc:
         raise PydanticInvalid(exc.errors(include_url=False, include_context=False)) from None
 
@@ -125,12 +161,17 @@ def schemas(kinds: Iterable[type], pydantic: ModuleType) -> tuple[list[dict[str,
     """The JSON schema of each type (an :class:`Adapted` or a model), and their shared ``$defs``.
 
     Every ``$ref`` is ``#/$defs/<name>``, into the returned definitions.
+
+    :raises TypeError: for a model pydantic cannot read (see :func:`adapted`).
     """
     keyed = [
-        (index, "validation", kind.adapter if issubclass(kind, Adapted) else pydantic.TypeAdapter(kind))
+        (index, "validation", kind.adapter if issubclass(kind, Adapted) else _adapter_of(kind, pydantic))
         for index, kind in enumerate(kinds)
     ]
-    by_key, top = pydantic.TypeAdapter.json_schemas(keyed, ref_template="#/$defs/{model}")
+    try:
+        by_key, top = pydantic.TypeAdapter.json_schemas(keyed, ref_template="#/$defs/{model}")
+    except (pydantic.PydanticUserError, NameError) as exc:
+        raise TypeError(_first_line(exc)) from None
     return [by_key[(index, "validation")] for index, _, _ in keyed], dict(top.get("$defs", {}))
 
 

@@ -72,7 +72,10 @@ def arguments_schema(
     _mark_datetimes(mi.type_info(arguments), root, definitions, set())
     if customs.kinds:
         assert pydantic is not None
-        _merge_pydantic(root, definitions, customs.kinds, pydantic)
+        try:
+            _merge_pydantic(root, definitions, customs.kinds, pydantic)
+        except TypeError as exc:
+            raise UsageError(f"{label} cannot be a tool: a pydantic model in its parameters: {exc}") from None
     properties: dict[str, Any] = root["properties"]
     for parameter in parameters:
         schema = properties[parameter.name]

@@ -51,7 +51,7 @@ from .._errors import UsageError
 from .._events import ToolCall
 from ._context import ToolContext
 from ._docstring import parameter_descriptions, summary
-from ._pydantic import PydanticInvalid, adapted, decode, describe, loaded, needs_pydantic
+from ._pydantic import Adapted, PydanticInvalid, adapted, decode, describe, loaded, needs_pydantic
 from ._schema import Parameter, arguments_schema
 
 __all__ = ("InvalidArguments", "ToolSignature", "signature_of")
@@ -109,6 +109,7 @@ class ToolSignature:
     """
 
     __slots__ = (
+        "_adapted",
         "_arguments",
         "_decode",
         "_unset",
@@ -133,6 +134,8 @@ class ToolSignature:
         self.description = summary(doc)
         # msgspec calls it only for the types pydantic reads.
         self._decode = decode if pydantic is not None else None
+        # The parameters pydantic validates: their values come back wrapped (see Adapted).
+        self._adapted = tuple(p.name for p in parameters if p.kind is not p.annotation)
         # The parameters whose default the Struct cannot hold: left out when the model leaves them out.
         self._unset = tuple(
             p.name for p in parameters if p.default is not _EMPTY and not _holdable(p.default)
@@ -166,6 +169,10 @@ class ToolSignature:
         for field in self._unset:
             if kwargs[field] is _UNSET:
                 del kwargs[field]
+        for field in self._adapted:
+            value = kwargs.get(field)
+            if isinstance(value, Adapted):  # not when it is the default
+                kwargs[field] = value.value
         if self.call_parameter is not None:
             kwargs[self.call_parameter] = call
         if self.context_parameter is not None:
@@ -350,14 +357,9 @@ def _context(annotation: Any) -> tuple[Any] | None:
 def _adapted(label: str, name: str, annotation: Any, pydantic: types.ModuleType) -> type:
     try:
         return adapted(annotation, pydantic)
-    except NameError as exc:
-        raise UsageError(
-            f"{label} cannot be a tool: the type of parameter {name!r} ({annotation!r}) names something "
-            f"not defined where it is: {exc}"
-        ) from None
     except TypeError as exc:
         raise UsageError(
-            f"{label} cannot be a tool: the type of parameter {name!r} ({annotation!r}) has no JSON schema: {exc}"
+            f"{label} cannot be a tool: pydantic cannot read the type of parameter {name!r} ({annotation!r}): {exc}"
         ) from None
 
 
