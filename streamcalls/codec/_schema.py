@@ -54,8 +54,9 @@ def arguments_schema(
     parameters: list[Parameter],
     documented: dict[str, str],
     pydantic: ModuleType | None,
-) -> dict[str, Any]:
-    """The schema of the object ``arguments`` reads, self-contained (``$ref`` only into its ``$defs``).
+) -> tuple[dict[str, Any], bool]:
+    """The schema of the object ``arguments`` reads, self-contained (``$ref`` only into its ``$defs``),
+    and whether pydantic reads any of its types (then msgspec needs :func:`._pydantic.decode` as its hook).
 
     :raises UsageError: naming the parameter whose type has no JSON schema.
     """
@@ -88,7 +89,7 @@ def arguments_schema(
                 schema["default"] = msgspec.to_builtins(parameter.default, enc_hook=encode)
     if definitions:
         root["$defs"] = definitions
-    return root
+    return root, bool(customs.kinds)
 
 
 class _Customs:

@@ -111,7 +111,7 @@ class ToolSignature:
     __slots__ = (
         "_adapted",
         "_arguments",
-        "_decode",
+        "_hooked",
         "_unset",
         "call_parameter",
         "context_parameter",
@@ -132,8 +132,6 @@ class ToolSignature:
         doc = inspect.getdoc(_unwrapped(fn)) or ""
         self.name: str | None = _name(fn)
         self.description = summary(doc)
-        # msgspec calls it only for the types pydantic reads.
-        self._decode = decode if pydantic is not None else None
         # The parameters pydantic validates: their values come back wrapped (see Adapted).
         self._adapted = tuple(p.name for p in parameters if p.kind is not p.annotation)
         # The parameters whose default the Struct cannot hold: left out when the model leaves them out.
@@ -147,9 +145,12 @@ class ToolSignature:
             kw_only=True,
             gc=False,  # an instance lives from convert() to asdict(): it is never part of a cycle
         )
-        self.schema = arguments_schema(
+        self.schema, by_pydantic = arguments_schema(
             label, self._arguments, parameters, parameter_descriptions(doc), pydantic
         )
+        # msgspec.convert with a keyword argument costs about three times as much: the hook (which
+        # msgspec calls only for the types pydantic reads) is passed only where there are some.
+        self._hooked = by_pydantic
 
     def arguments(
         self, name: str, arguments: Mapping[str, Any], call: ToolCall, deps: Any = None
@@ -163,7 +164,10 @@ class ToolSignature:
             ``invalid arguments for get_weather: Expected int, got str - at $.days``.
         """
         try:
-            kwargs = _asdict(_convert(arguments, self._arguments, dec_hook=self._decode))
+            if self._hooked:
+                kwargs = _asdict(_convert(arguments, self._arguments, dec_hook=decode))
+            else:
+                kwargs = _asdict(_convert(arguments, self._arguments))
         except msgspec.ValidationError as exc:
             raise InvalidArguments(f"invalid arguments for {name}: {_message(exc)}") from None
         for field in self._unset:
