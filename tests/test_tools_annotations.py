@@ -413,3 +413,43 @@ def test_what_does_not_resolve_but_is_not_an_argument_is_fine() -> None:
         match=r"^forward_in_a_list cannot be a tool: the type of parameter 'items' .* has no JSON schema",
     ):
         Tool.from_function(forward_in_a_list)
+
+
+def _new_kinds() -> list[Any]:
+    """Every function the new tests build a tool from (the modules are imported here, for one sweep)."""
+    from tests import test_tools_context as context
+    from tests import test_tools_pydantic as models
+
+    return [
+        stamps,
+        numpy_style,
+        numpy_tight,
+        annotated,
+        documented,
+        returns_nothing_known,
+        functools.partial(not_defined, when=None),
+        context.list_orders,
+        context.cancel,
+        context.who,
+        context.only_for_types,
+        functools.partial(context.lookup, db={}),
+        models.place,
+        models.both_items,
+        models.book,
+    ]
+
+
+@pytest.mark.parametrize("fn", _new_kinds(), ids=lambda fn: getattr(fn, "__name__", None) or repr(fn)[:40])
+def test_each_new_schema_is_valid_draft_2020_12_and_self_contained(fn: Any) -> None:
+    schema = Tool.from_function(fn).schema
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert _refs(schema) <= {f"#/$defs/{name}" for name in schema.get("$defs", {})}
+
+
+def _refs(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        found = {node["$ref"]} if "$ref" in node else set()
+        return found.union(*(_refs(value) for value in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_refs(value) for value in node))
+    return set()
