@@ -45,7 +45,15 @@ from ._names import ProviderName
 from ._parser import ParserState, StreamParser
 from ._partial import PartialArguments
 from ._results import ToolResult
-from .codec import Tool, augment_system_prompt, encode_call, encode_result, encode_tools, extract
+from .codec import (
+    Tool,
+    ToolContext,
+    augment_system_prompt,
+    encode_call,
+    encode_result,
+    encode_tools,
+    extract,
+)
 
 if _TYPE_CHECKING:
     from .aio._aparse import aparse
@@ -109,6 +117,7 @@ __all__ = (
     "ToolCallFailed",
     "ToolCallPatch",
     "ToolCallStarted",
+    "ToolContext",
     "ToolResult",
     "ToolRun",
     "Usage",

@@ -23,7 +23,7 @@ skipped until it exists.
 from __future__ import annotations
 
 import copy
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import anthropic
 import openai
@@ -31,6 +31,7 @@ import pytest
 
 import streamcalls
 from streamcalls import ToolResult
+from streamcalls.codec import CodecProviderName
 from streamcalls.providers import PROVIDER_NAMES
 from tests.replaying import ASK, BUNDLED, TOOLS, prompt, provider_error, replay, request
 from tests.support import counter_ids, normalize
@@ -657,7 +658,9 @@ async def test_the_complete_responses_carry_what_the_next_request_sends_back() -
 # -- the whole loop: run.messages(provider) is accepted for every recording with reasoning -------------------
 
 ENCODE_TURN_MISSING: Final = not hasattr(streamcalls, "encode_turn")
-KIMI: Final = next((name for name in ("kimi", "moonshot") if name in PROVIDER_NAMES), "openai")
+KIMI: Final = cast(
+    "CodecProviderName", next((name for name in ("kimi", "moonshot") if name in PROVIDER_NAMES), "openai")
+)
 
 
 def calculator_tool(expression: str) -> str:
@@ -666,7 +669,7 @@ def calculator_tool(expression: str) -> str:
 
 
 # (recording, the codec's name for its server, the tools)
-LOOPS: list[tuple[str, str, list[Any]]] = [
+LOOPS: list[tuple[str, CodecProviderName, list[Any]]] = [
     ("anthropic/thinking_interleaved", "anthropic", TOOLS),
     ("anthropic/thinking_then_call", "anthropic", [calculator_tool]),
     ("openai-responses/thinking_plan_day", "openai-responses", TOOLS),
@@ -697,7 +700,7 @@ def with_thinking(provider: str, body: dict[str, Any]) -> dict[str, Any]:
 )
 @pytest.mark.parametrize(("key", "codec", "tools"), LOOPS, ids=[key for key, _, _ in LOOPS])
 async def test_run_messages_of_every_reasoning_recording_is_accepted(
-    key: str, codec: str, tools: list[Any]
+    key: str, codec: CodecProviderName, tools: list[Any]
 ) -> None:
     provider, model = key.split("/")
     history: list[Any] = [prompt(provider)]
