@@ -31,7 +31,8 @@ class ToolContext(msgspec.Struct, Generic[DepsT], frozen=True):
         async def get_orders(ctx: ToolContext[Shop], status: str) -> list[Order]:
             return await ctx.deps.db.orders(ctx.deps.user_id, status)
 
-        async with run_tools(events, [get_orders], context=Shop(db, user_id)) as run: ...
+        shop = Shop(db, user_id)
+        async with run_tools(events, [get_orders], context=shop) as run: ...
 
     The parameter is never in the schema: the model neither sees nor sets it.
 
