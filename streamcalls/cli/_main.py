@@ -17,13 +17,13 @@ imported only when run.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .._errors import UsageError
 from ._options import (
+    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_STATUS,
@@ -142,8 +142,7 @@ def _run_serve(args: argparse.Namespace) -> int:
             await anyio.sleep_forever()
 
     try:
-        with contextlib.suppress(KeyboardInterrupt):
-            anyio.run(run)
+        anyio.run(run)  # Ctrl+C: the server stops as it does at the end of its block, then main says so
     except OSError as exc:
         if listening:
             raise
@@ -202,5 +201,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (e.g. piped into head)
         sys.stderr.close()
         return EXIT_OK
-    except KeyboardInterrupt:
-        return 130  # the shell's code for Ctrl+C
+    except KeyboardInterrupt:  # Ctrl+C: what ran has been cleaned up on the way out (serve, demo)
+        sys.stderr.write(f"streamcalls {args.command}: stopped by Ctrl+C\n")
+        return EXIT_INTERRUPTED

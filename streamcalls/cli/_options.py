@@ -16,6 +16,7 @@ from ..detectors import DETECTORS
 from ..providers import ADAPTERS, PROVIDER_NAMES
 
 __all__ = (
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_PROBLEMS",
     "EXIT_STATUS",
@@ -34,6 +35,7 @@ __all__ = (
 EXIT_OK = 0
 EXIT_PROBLEMS = 1  # the stream had problems
 EXIT_USAGE = 2  # the command could not run as given
+EXIT_INTERRUPTED = 130  # Ctrl+C (the shell's code for SIGINT)
 
 EXIT_STATUS = """\
 exit status:
@@ -41,6 +43,7 @@ exit status:
   1  a stream had problems: a ParseError, a ProviderError or a failed call
   2  the command could not run as given: a bad option value, a file that cannot be read,
      a port in use, a missing extra (one line on stderr says which)
+  130  stopped by Ctrl+C
 """
 
 
