@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .. import __version__
 from .._errors import UsageError
 from ._options import (
     EXIT_INTERRUPTED,
@@ -64,9 +65,7 @@ def _run_bench(args: argparse.Namespace) -> int:
     from ._bench import bench_file, render, render_json
 
     out = sys.stdout
-    recordings = [
-        (path, read_recording(path)) for path in args.files
-    ]  # every file readable before any timing
+    recordings = [(path, read_recording(path, "measure")) for path in args.files]  # all read before any timing
     results = []
     for path, data in recordings:
         results.append(
@@ -91,7 +90,13 @@ def _add_serve(commands: Commands) -> None:
     )
     command.add_argument("--host", default="127.0.0.1")
     command.add_argument("--port", type=port_number, default=8000, help="0 picks a free port (default: 8000)")
-    command.add_argument("--recordings", type=Path, help="a folder of recordings (default: the bundled ones)")
+    command.add_argument(
+        "--recordings",
+        type=Path,
+        metavar="DIR",
+        help="a folder of recordings, DIR/<provider>/<name>.<ext> or DIR/<provider>_<name>.<ext> "
+        "(default: the bundled ones)",
+    )
     command.add_argument(
         "--max-chunk", type=positive_int, default=64, help="largest piece sent at once, in bytes"
     )
@@ -105,6 +110,7 @@ def _run_serve(args: argparse.Namespace) -> int:
         import anyio
 
         from ..replay._app import ReplayApp, bundled_recordings, load_recordings
+        from ..replay._recordings import CONTENT_TYPES, PROVIDERS
         from ..replay._routes import ENDPOINTS
         from ..replay._serve import serve
     except ImportError as exc:
@@ -112,14 +118,19 @@ def _run_serve(args: argparse.Namespace) -> int:
     if args.recordings is None:
         recordings = bundled_recordings()
     else:
+        folder = args.recordings
         try:
-            recordings = load_recordings(args.recordings)
+            recordings = load_recordings(folder)
         except OSError as exc:
+            raise CommandError(f"cannot read recordings from {folder}: {exc.strerror or exc}") from None
+        except ValueError as exc:  # a later turn without the turns before it
+            raise CommandError(f"{folder}: {exc}") from None
+        if not recordings:
             raise CommandError(
-                f"cannot read recordings from {args.recordings}: {exc.strerror or exc}"
-            ) from None
-    if not recordings:
-        raise CommandError(f"no recordings found in {args.recordings}")
+                f"no recordings found in {folder}: expected {folder}/<provider>/<name>.<ext> or "
+                f"{folder}/<provider>_<name>.<ext> (and <name>.turn2.<ext> for a second turn), "
+                f"<provider> one of {', '.join(PROVIDERS)}, <ext> one of {', '.join(CONTENT_TYPES)}"
+            )
     app = ReplayApp(recordings, seed=args.seed, max_chunk=args.max_chunk, max_delay=args.max_delay)
     out = sys.stdout
     listening = False
@@ -177,6 +188,7 @@ SUBCOMMANDS: tuple[Callable[[Commands], None], ...] = (add_replay, _add_bench, _
 
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="streamcalls", description=__doc__.split("\n")[0], epilog=EXIT_STATUS)
+    parser.add_argument("--version", action="version", version=f"streamcalls {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(commands)
