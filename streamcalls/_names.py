@@ -76,6 +76,7 @@ PROVIDER_NICKNAMES: dict[str, str] = {
 }
 """What people call a provider (its company, its product, its model family), by the name it has here."""
 
+
 def maybe_meant_provider(name: object, known: Iterable[str] = PROVIDER_NAMES) -> str | None:
     """The name in ``known`` that ``name`` most likely meant, or None if none is close.
 

@@ -53,19 +53,27 @@ def _add_bench(commands: Commands) -> None:
         help="measure the parser's chunk throughput on recordings, against the split + decode floor",
         description="Replays each recording through the parser and through the msgspec split + decode floor\n"
         "of its framing, timed in the same run (CPU time, medians of interleaved runs), and shows\n"
-        "when each call completed: bytes into the stream against the stream's end.",
+        "when each call completed: bytes into the stream against the stream's end.  The parser's\n"
+        "set-up (StreamParser(...) and close(), once per stream) is measured and shown apart from\n"
+        "its rate.  --json: one JSON object per file, one per line.",
         epilog=EXIT_STATUS,
     )
     command.add_argument("files", type=Path, nargs="+", metavar="FILE", help="recorded response bodies")
     add_stream_options(command, f"bytes per read (default: {BENCH_CHUNK})")
+    command.add_argument(
+        "--samples", action="store_true", help="with --json: every timed run's seconds too (samples_s)"
+    )
     command.set_defaults(run=_run_bench)
 
 
 def _run_bench(args: argparse.Namespace) -> int:
     from ._bench import bench_file, render, render_json
 
+    if args.samples and not args.json:
+        raise CommandError("--samples adds each run's time to --json's output: add --json")
     out = sys.stdout
-    recordings = [(path, read_recording(path, "measure")) for path in args.files]  # all read before any timing
+    # Every file is read before any timing: a mistake in the last one costs no wait.
+    recordings = [(path, read_recording(path, "measure")) for path in args.files]
     results = []
     for path, data in recordings:
         results.append(
@@ -73,11 +81,8 @@ def _run_bench(args: argparse.Namespace) -> int:
                 str(path), data, provider=args.provider, chunk=args.chunk or BENCH_CHUNK, detect=args.detect
             )
         )
-        if not args.json:
-            out.write(render(results[-1:]))
-            out.flush()
-    if args.json:
-        out.write(render_json(results))
+        out.write(render_json(results[-1:], samples=args.samples) if args.json else render(results[-1:]))
+        out.flush()  # each file's report as soon as it is measured
     return EXIT_PROBLEMS if any(m.problems for m in results) else EXIT_OK
 
 

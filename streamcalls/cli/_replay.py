@@ -148,7 +148,11 @@ def add_replay(commands: Commands) -> None:
     command.add_argument("file", type=Path, help="a recorded response body; - for stdin")
     add_stream_options(command, "feed N bytes at a time (default: the whole file at once)")
     command.add_argument(
-        "--delay", type=seconds, default=0.0, metavar="S", help="seconds to wait between chunks (with --chunk)"
+        "--delay",
+        type=seconds,
+        default=0.0,
+        metavar="S",
+        help="seconds to wait between chunks (with --chunk)",
     )
     command.add_argument(
         "--partial",
