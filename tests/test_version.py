@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import importlib.metadata
 import json
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -38,10 +39,13 @@ def test_the_version_is_a_literal_a_build_reads_without_importing() -> None:
 
 
 def test_the_installed_distribution_has_the_packages_version() -> None:
-    try:
-        distribution = importlib.metadata.distribution("streamcalls")
-    except importlib.metadata.PackageNotFoundError:
+    # In site-packages: the checkout (on sys.path here) may hold a streamcalls.egg-info of its own.
+    found = list(
+        importlib.metadata.distributions(name="streamcalls", path=[sysconfig.get_paths()["purelib"]])
+    )
+    if not found:
         pytest.skip("streamcalls is not installed in this environment (make test installs it)")
+    (distribution,) = found
     direct_url = json.loads(distribution.read_text("direct_url.json") or "{}")
     if direct_url.get("url") != ROOT.as_uri():
         pytest.skip(f"the installed streamcalls is built from {direct_url.get('url')}, not this checkout")
