@@ -9,8 +9,9 @@ LINTED := streamcalls tests benchmarks fuzz docs/_ext
 FUZZ_SECONDS ?= 600
 # make test fails under these (percent of statements run by pytest and the processes it
 # starts; tests/coverage_floors.py): the whole package, and the sans-IO core below aio/.
-COVERAGE_FLOOR := 95
-CORE_COVERAGE_FLOOR := 96
+# Both were 97.3% when set, a little above the floors so that noise does not fail it.
+COVERAGE_FLOOR := 96
+CORE_COVERAGE_FLOOR := 96.5
 # The editable install links each file of streamcalls/ (in build/) and puts only that on
 # sys.path, so that type checkers and IDEs see the package (the default mode's import hook
 # hides it from mypy) and the checkout's tests/, benchmarks/ and fuzz/ stay out of every
