@@ -1,15 +1,17 @@
 """The command line: replay a recorded stream, measure the parser on recordings, serve them, run the demo.
 
 streamcalls replay FILE [--provider P] [--detect NAMES] [--model NAME] [--chunk N] [--delay S] [--json] [--partial]
-streamcalls bench FILE... [--provider P] [--detect NAMES] [--chunk N] [--json]
+streamcalls bench FILE... [--provider P] [--detect NAMES] [--chunk N] [--json [--samples]]
 streamcalls serve [--host H] [--port N] [--recordings DIR] [--max-chunk N] [--max-delay S] [--seed N]
 streamcalls demo
+streamcalls --version
 
 Each subcommand is an ``add`` function (its arguments) and a ``run``
 function (what it does); ``replay``'s are in :mod:`._replay`, the pieces
 they share in :mod:`._options`.  A mistake of the user's -- a file that cannot be
 read, a bad option value, a port in use -- is one line on stderr and exit
-status 2, never a traceback.  ``serve`` and ``demo`` use the async front and
+status 2, never a traceback; Ctrl+C is one line and status 130, after
+``serve`` and ``demo`` have shut down.  ``serve`` and ``demo`` use the async front and
 need their extras (``streamcalls[serve]``, ``streamcalls[demo]``); they are
 imported only when run.
 """
