@@ -90,7 +90,7 @@ def __dir__() -> list[str]:
 
 
 __version__ = "0.1.0"
-"""The package's version."""
+"""The package's version: its one place (pyproject.toml's version is read from here)."""
 
 __all__ = (
     "MODEL_FAMILIES",

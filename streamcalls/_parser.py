@@ -145,6 +145,7 @@ class StreamParser:
             strict=strict,
             partial_arguments=partial_arguments,
             model=model,
+            provider=provider,
         )
         emit = Emitter(
             limits,
