@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from ._api import parse, parse_iter
 from ._errors import (
     MalformedStreamError,
+    ProviderFailure,
     StreamError,
     StreamInterrupted,
     StreamStalled,
@@ -101,6 +102,7 @@ __all__ = (
     "ParserState",
     "PartialArguments",
     "ProviderError",
+    "ProviderFailure",
     "ProviderName",
     "ReasoningDelta",
     "StreamError",

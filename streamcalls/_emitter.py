@@ -22,6 +22,7 @@ from ._events import (
     Usage,
 )
 from ._limits import Limits
+from ._statuses import documented_status
 
 __all__ = ("Emitter", "TextSink", "preview")
 
@@ -40,6 +41,7 @@ def preview(raw: bytes | bytearray, limit: int = 200) -> str:
 class Emitter:
     __slots__ = (
         "_after_end_reported",
+        "_text",
         "calls",
         "errored",
         "finished",
@@ -48,8 +50,8 @@ class Emitter:
         "on_provider",
         "out",
         "report_invalid_utf8",
-        "text",
         "text_end",
+        "texts",
     )
 
     def __init__(
@@ -70,12 +72,29 @@ class Emitter:
         self.report_invalid_utf8 = report_invalid_utf8
         self._after_end_reported = False
         # The text channel: text detectors replace these two.
-        self.text: TextSink = self._plain_text
+        self._text: TextSink = self._plain_text
+        self.texts = 0  # pieces of text given to the channel (StreamParser.progress)
         self.text_end: Callable[[], None] = _nothing
         # What the model name a stream carries does (set when neither detect= nor model= was given).
         self.on_model: Callable[[str], None] | None = None
         # What the provider provider="auto" found does (set while the fallback policy waits for it).
         self.on_provider: Callable[[str], None] | None = None
+
+    @property
+    def text(self) -> TextSink:
+        """Where adapters put the assistant's text: ``emit.text(piece)``.
+
+        Reading it counts one piece of text, even one that a text detector
+        then holds back while it could still be a call's markup: the count
+        tells a stream that is writing from one that only sends keep-alives
+        (:attr:`StreamParser.progress <streamcalls.StreamParser.progress>`).
+        """
+        self.texts += 1
+        return self._text
+
+    @text.setter
+    def text(self, sink: TextSink) -> None:
+        self._text = sink
 
     def _plain_text(self, text: str) -> None:
         self.out.append(TextDelta(text))
@@ -96,11 +115,16 @@ class Emitter:
     def reasoning(self, text: str) -> None:
         self.out.append(ReasoningDelta(text))
 
-    def provider_error(self, message: str, code: str | None = None) -> None:
+    def provider_error(
+        self, message: str, code: str | None = None, status: int | None = None, retry_after: float | None = None
+    ) -> None:
+        """The provider reported an error: open calls fail.  Without ``status``, the one documented for ``code``."""
         self.errored = True
         self.text_end()
         self.calls.fail_open(f"interrupted by a provider error: {message}")
-        self.out.append(ProviderError(message, code))
+        if status is None:
+            status = documented_status(code)
+        self.out.append(ProviderError(message, code, status, retry_after))
 
     def parse_error(self, message: str, raw: bytes | str = b"") -> None:
         shown = raw if isinstance(raw, str) else preview(raw)

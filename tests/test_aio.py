@@ -147,7 +147,7 @@ async def test_an_idle_source_ends_with_stream_stalled() -> None:
         async for event in streamcalls.aparse(stalls(), idle_timeout=0.2):
             events.append(event)
 
-    with anyio.fail_after(30), pytest.raises(streamcalls.StreamStalled, match=r"no data for 0\.2 s"):
+    with anyio.fail_after(30), pytest.raises(streamcalls.StreamStalled, match=r"no content for 0\.2 s"):
         await consume()
     assert events[0] == streamcalls.TextDelta("hi")
     assert events[-1] == streamcalls.StreamFinished("error", None, None)
