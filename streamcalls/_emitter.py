@@ -116,7 +116,11 @@ class Emitter:
         self.out.append(ReasoningDelta(text))
 
     def provider_error(
-        self, message: str, code: str | None = None, status: int | None = None, retry_after: float | None = None
+        self,
+        message: str,
+        code: str | None = None,
+        status: int | None = None,
+        retry_after: float | None = None,
     ) -> None:
         """The provider reported an error: open calls fail.  Without ``status``, the one documented for ``code``."""
         self.errored = True

@@ -99,7 +99,9 @@ def _body(message: str, holder: dict[str, Any]) -> ErrorBody:
     status = _status(holder.get("code"))
     if status is None:
         status = _status(holder.get("status"))
-    return ErrorBody(message, code, documented_status(code) if status is None else status, _retry_delay(holder))
+    return ErrorBody(
+        message, code, documented_status(code) if status is None else status, _retry_delay(holder)
+    )
 
 
 def _status(value: Any) -> int | None:
