@@ -48,7 +48,8 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
     def __init__(self) -> None:
         super().__init__()
         self.now = 0.0
-        self._selector = _JumpingSelector(self._selector, self)  # type: ignore[has-type,assignment]
+        selector: selectors.BaseSelector = self._selector  # type: ignore[has-type]
+        self._selector = _JumpingSelector(selector, self)
 
     def time(self) -> float:
         return self.now

@@ -142,7 +142,7 @@ async def test_a_dropped_connection_ends_as_aparse_ends_it(provider: str) -> Non
         yield cut_body(provider)
         raise ConnectionResetError("dropped")
 
-    same, error = await collect(streamcalls.aparse(cut(), provider))
+    same, error = await collect(streamcalls.aparse(cut(), "openai" if provider == "openai" else "anthropic"))
     assert isinstance(error, streamcalls.StreamInterrupted)
     assert normalize(events) == normalize(same)
     assert [type(e) for e in events[-3:]] == [ToolCallFailed, streamcalls.ParseError, StreamFinished]
@@ -224,7 +224,7 @@ async def test_a_complete_openai_response_is_refused_with_what_to_do() -> None:
         response = await client.responses.create(model="one_call", input="Weather in Paris?")
     for complete, kind in [(completion, "ChatCompletion"), (response, "Response")]:
         with pytest.raises(streamcalls.UsageError) as info:
-            streamcalls.from_openai_stream(complete)  # type: ignore[call-overload]
+            streamcalls.from_openai_stream(complete)
         assert str(info.value) == (
             f"from_openai_stream() takes a stream, and this is a complete response ({kind}): create() was "
             "called without stream=True.  For the events as they come, call "
@@ -238,10 +238,10 @@ async def test_a_complete_anthropic_message_is_refused_with_what_to_do() -> None
     async with replay() as url, sdk_client("anthropic", url) as client:
         message = await client.messages.create(model="one_call", max_tokens=100, messages=MESSAGES)
     with pytest.raises(streamcalls.UsageError, match=r"a complete response \(Message\).*stream=True") as info:
-        streamcalls.from_anthropic_stream(message)  # type: ignore[call-overload]
+        streamcalls.from_anthropic_stream(message)
     assert "client.messages.create(..., stream=True) or client.messages.stream(...)" in str(info.value)
     with pytest.raises(streamcalls.UsageError, match=r"a complete response \(dict\)"):
-        streamcalls.from_anthropic_stream(message.model_dump())  # type: ignore[arg-type]
+        streamcalls.from_anthropic_stream(message.model_dump())
 
 
 async def test_a_coroutine_and_an_unentered_stream_manager_are_refused() -> None:
@@ -249,13 +249,13 @@ async def test_a_coroutine_and_an_unentered_stream_manager_are_refused() -> None
         coroutine = client.messages.create(model="one_call", max_tokens=10, messages=MESSAGES, stream=True)
         try:
             with pytest.raises(streamcalls.UsageError, match="await it first") as info:
-                streamcalls.from_anthropic_stream(coroutine)  # type: ignore[call-overload]
+                streamcalls.from_anthropic_stream(coroutine)
             assert "stream = await client.messages.create(..., stream=True)" in str(info.value)
         finally:
             coroutine.close()
         manager = client.messages.stream(model="one_call", max_tokens=10, messages=MESSAGES)
         with pytest.raises(streamcalls.UsageError, match=r"async with \.\.\. as stream"):
-            streamcalls.from_anthropic_stream(manager)  # type: ignore[call-overload]
+            streamcalls.from_anthropic_stream(manager)
         async with manager as stream:  # what to do instead
             events = [e async for e in streamcalls.from_anthropic_stream(stream)]
     assert normalize(events) == normalize(expected("anthropic/one_call"))
@@ -263,9 +263,9 @@ async def test_a_coroutine_and_an_unentered_stream_manager_are_refused() -> None
 
 def test_time_limits_need_an_async_stream() -> None:
     with pytest.raises(streamcalls.UsageError, match="idle_timeout and first_content_timeout need an async"):
-        streamcalls.from_openai_stream(iter([]), idle_timeout=5)  # type: ignore[call-overload]
+        streamcalls.from_openai_stream(iter([]), idle_timeout=5)
     with pytest.raises(streamcalls.UsageError, match=r"parse bytes or text with streamcalls\.parse\(\)"):
-        streamcalls.from_openai_stream(b"data: {}\n\n")  # type: ignore[call-overload]
+        streamcalls.from_openai_stream(b"data: {}\n\n")  # type: ignore[arg-type]
     with pytest.raises(streamcalls.UsageError, match="not int"):
         streamcalls.from_openai_stream(42)  # type: ignore[call-overload]
 

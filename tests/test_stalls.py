@@ -256,9 +256,9 @@ async def test_comments_and_blank_lines_do_not_hide_it_either() -> None:
 
 async def test_content_that_keeps_coming_is_never_stalled() -> None:
     """Each text is 50 s after the last, with pings between: under a 60 s limit, never stalled."""
-    steps = [
+    steps: list[tuple[float, bytes]] = [
         (
-            0,
+            0.0,
             MESSAGE_START
             + anthropic_event("content_block_start", index=0, content_block={"type": "text", "text": ""}),
         )
