@@ -263,7 +263,7 @@ async def test_a_coroutine_and_an_unentered_stream_manager_are_refused() -> None
 
 def test_time_limits_need_an_async_stream() -> None:
     with pytest.raises(streamcalls.UsageError, match="idle_timeout and first_content_timeout need an async"):
-        streamcalls.from_openai_stream(iter([]), idle_timeout=5)
+        streamcalls.from_openai_stream(iter([]), idle_timeout=5)  # type: ignore[call-overload]
     with pytest.raises(streamcalls.UsageError, match=r"parse bytes or text with streamcalls\.parse\(\)"):
         streamcalls.from_openai_stream(b"data: {}\n\n")  # type: ignore[arg-type]
     with pytest.raises(streamcalls.UsageError, match="not int"):

@@ -104,7 +104,12 @@ def from_openai_stream(
 ) -> AsyncGenerator[Event, None]: ...
 @overload
 def from_openai_stream(
-    stream: Iterable[StreamItem], provider: ProviderName = "auto", **options: Any
+    stream: Iterable[StreamItem],
+    provider: ProviderName = "auto",
+    *,
+    idle_timeout: None = None,  # a sync stream cannot be waited on
+    first_content_timeout: None = None,
+    **options: Any,
 ) -> Generator[Event, None, None]: ...
 def from_openai_stream(
     stream: AsyncIterable[StreamItem] | Iterable[StreamItem],
@@ -159,7 +164,12 @@ def from_anthropic_stream(
 ) -> AsyncGenerator[Event, None]: ...
 @overload
 def from_anthropic_stream(
-    stream: Iterable[StreamItem], provider: ProviderName = "anthropic", **options: Any
+    stream: Iterable[StreamItem],
+    provider: ProviderName = "anthropic",
+    *,
+    idle_timeout: None = None,  # a sync stream cannot be waited on
+    first_content_timeout: None = None,
+    **options: Any,
 ) -> Generator[Event, None, None]: ...
 def from_anthropic_stream(
     stream: AsyncIterable[StreamItem] | Iterable[StreamItem],
