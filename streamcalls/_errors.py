@@ -75,12 +75,12 @@ class ProviderFailure(StreamError):
 
     @property
     def status(self) -> int | None:
-        """The error's HTTP status, where known (:attr:`ProviderError.status`)."""
+        """The error's HTTP status, where known (:attr:`.status <streamcalls.ProviderError.status>`)."""
         return self.error.status
 
     @property
     def retry_after(self) -> float | None:
-        """Seconds to wait before trying again, if the provider said (:attr:`ProviderError.retry_after`)."""
+        """Seconds to wait before trying again, if it said (:attr:`.retry_after <streamcalls.ProviderError.retry_after>`)."""
         return self.error.retry_after
 
 
