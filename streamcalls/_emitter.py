@@ -41,7 +41,6 @@ def preview(raw: bytes | bytearray, limit: int = 200) -> str:
 class Emitter:
     __slots__ = (
         "_after_end_reported",
-        "_text",
         "calls",
         "errored",
         "finished",
@@ -50,6 +49,7 @@ class Emitter:
         "on_provider",
         "out",
         "report_invalid_utf8",
+        "text",
         "text_end",
         "texts",
     )
@@ -72,29 +72,24 @@ class Emitter:
         self.report_invalid_utf8 = report_invalid_utf8
         self._after_end_reported = False
         # The text channel: text detectors replace these two.
-        self._text: TextSink = self._plain_text
-        self.texts = 0  # pieces of text given to the channel (StreamParser.progress)
+        self.text: TextSink = self._plain_text
+        self.texts = 0  # pieces of text given to the channel, once counted (count_texts)
         self.text_end: Callable[[], None] = _nothing
         # What the model name a stream carries does (set when neither detect= nor model= was given).
         self.on_model: Callable[[str], None] | None = None
         # What the provider provider="auto" found does (set while the fallback policy waits for it).
         self.on_provider: Callable[[str], None] | None = None
 
-    @property
-    def text(self) -> TextSink:
-        """Where adapters put the assistant's text: ``emit.text(piece)``.
+    def count_texts(self) -> None:
+        """From now on, count in ``texts`` each piece of text given to ``text``.
 
-        Reading it counts one piece of text, even one that a text detector
-        then holds back while it could still be a call's markup: the count
-        tells a stream that is writing from one that only sends keep-alives
-        (:attr:`StreamParser.progress <streamcalls.StreamParser.progress>`).
+        Even a piece a text detector then holds back, as it could still be a
+        call's markup, counts: that tells a stream that is writing from one
+        that only sends keep-alives (:attr:`StreamParser.progress
+        <streamcalls.StreamParser.progress>`).  Only a parser whose progress
+        is read pays for it.
         """
-        self.texts += 1
-        return self._text
-
-    @text.setter
-    def text(self, sink: TextSink) -> None:
-        self._text = sink
+        self.__class__ = TextCountingEmitter
 
     def _plain_text(self, text: str) -> None:
         self.out.append(TextDelta(text))
@@ -165,6 +160,25 @@ class Emitter:
         if not self._after_end_reported:
             self._after_end_reported = True
             self.parse_error("data after the end of the stream; ignored", raw)
+
+
+_TEXT_SLOT = Emitter.__dict__["text"]  # the slot that holds the text sink
+
+
+class TextCountingEmitter(Emitter):
+    """An :class:`Emitter` that counts the pieces of text adapters give it (see :meth:`Emitter.count_texts`)."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> TextSink:
+        self.texts += 1  # read once per piece: every adapter calls emit.text(piece)
+        sink: TextSink = _TEXT_SLOT.__get__(self, Emitter)
+        return sink
+
+    @text.setter
+    def text(self, sink: TextSink) -> None:
+        _TEXT_SLOT.__set__(self, sink)
 
 
 def _nothing() -> None:

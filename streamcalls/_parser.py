@@ -130,6 +130,7 @@ class StreamParser:
         "_checks",
         "_closed",
         "_content",
+        "_counting",
         "_emit",
         "_framer",
         "_out",
@@ -185,8 +186,9 @@ class StreamParser:
         self._out = emit.out
         self._strict = strict
         self._raises = raise_provider_errors
-        self._checks = strict or raise_provider_errors  # events are looked through for what raises
-        self._content = 0  # events that are not ParseErrors (progress)
+        self._checks = strict or raise_provider_errors  # events are looked through (see _counted)
+        self._counting = False  # progress was read: events and text are counted from then on
+        self._content = 0  # events that are not ParseErrors, while counting
         self._closed = False
         self._bom: LeadingBom | None = LeadingBom()
         self._adapter: Adapter | None
@@ -239,7 +241,14 @@ class StreamParser:
         after a ``feed`` to tell a model that is writing from a connection
         that is only kept open -- the async fronts' ``idle_timeout`` does
         that, and the parser itself never looks at a clock.
+
+        Only its growth means something: the counting starts when it is
+        first read, so that a parser whose progress nobody reads does not
+        pay for it.
         """
+        if not self._counting:
+            self._counting = self._checks = True
+            self._emit.count_texts()
         return self._content + self._emit.texts
 
     @property
@@ -271,9 +280,8 @@ class StreamParser:
             return []
         events = out.copy()
         out.clear()
-        if self._checks or ParseError in map(type, events):
+        if self._checks:
             return self._counted(events)
-        self._content += len(events)
         return events
 
     def feed_event(self, obj: Any) -> list[Event]:
@@ -334,10 +342,12 @@ class StreamParser:
             return []
         events = out.copy()
         out.clear()
-        return self._counted(events)
+        if self._checks:
+            return self._counted(events)
+        return events
 
     def _counted(self, events: list[Event]) -> list[Event]:
-        """Count the events that are content; raise where the options ask.
+        """Count the events that are content (once progress is read); raise where the options ask.
 
         ``strict=True``: the first ParseError raises; ``raise_provider_errors=True``:
         the first ProviderError.  Either carries the events before it.

@@ -67,6 +67,11 @@ class Patience:
         self._silent = 0.0  # seconds waited since the last content
         self._waited = 0.0  # seconds waited before the first content
 
+    @property
+    def bounded(self) -> bool:
+        """Is there a limit at all?  (Without one, nothing needs to tell content from keep-alives.)"""
+        return self.idle != math.inf or self.first != math.inf
+
     def allowance(self) -> float:
         """Seconds the next read may take."""
         if self.started:
@@ -117,6 +122,7 @@ async def drive(
     stream): its events end the stream as that error would have, with no
     exception.
     """
+    watch = limits.bounded  # reading parser.progress starts its counting: only when a limit needs it
     while True:
         started = anyio.current_time()
         failure: Exception | None = None
@@ -147,14 +153,15 @@ async def drive(
                 yield event
             raise StreamStalled(limits.stalled())
         waited = anyio.current_time() - started
-        before = parser.progress
+        before = parser.progress if watch else 0
         try:
             events = feed(item)
         except (MalformedStreamError, ProviderFailure) as exc:
             for event in exc.events:
                 yield event
             raise
-        limits.read(waited, parser.progress != before)
+        if watch:
+            limits.read(waited, parser.progress != before)
         for event in events:
             yield event
     try:
