@@ -329,3 +329,20 @@ async def test_the_replay_servers_errors_carry_their_status() -> None:
             [error, _] = [e async for e in streamcalls.from_httpx(response)]
     assert isinstance(error, ProviderError)
     assert error.status == 429
+
+
+async def test_the_sync_twin_raises_for_a_refused_request_too() -> None:
+    headers = [("content-type", "application/json"), ("retry-after", "20")]
+    async with raw_server(refusing(429, "Too Many Requests", headers, RATE_LIMITED)) as url:
+
+        def fetch() -> BaseException | None:
+            with httpx.Client() as client, client.stream("POST", url, json={}) as response:
+                try:
+                    list(streamcalls.from_httpx_sync(response, raise_provider_errors=True))
+                except streamcalls.ProviderFailure as exc:
+                    return exc
+            return None
+
+        failure = await anyio.to_thread.run_sync(fetch)
+    assert isinstance(failure, streamcalls.ProviderFailure)
+    assert (failure.status, failure.retry_after) == (429, 20.0)

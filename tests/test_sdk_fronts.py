@@ -298,3 +298,17 @@ async def test_tools_still_run_from_the_responses_helper() -> None:
 
 async def _weather(city: str, **_: Any) -> str:
     return f"sunny in {city}"
+
+
+async def test_the_sync_sdk_reads_an_error_event_too() -> None:
+    async with replay() as url:
+
+        def fetch() -> list[streamcalls.Event]:
+            with openai.OpenAI(base_url=f"{url}/v1", api_key="sk-test", max_retries=0) as client:
+                stream = client.chat.completions.create(
+                    model="error_midstream", messages=MESSAGES, stream=True
+                )
+                return list(streamcalls.from_openai_stream(stream))
+
+        events = await anyio.to_thread.run_sync(fetch)
+    assert normalize(events) == normalize(expected("openai/error_midstream"))
