@@ -3,7 +3,7 @@
 A short text is searched by one pattern holding every trigger; a long one (more than
 ``_triggers.SHORT`` characters) by one scan per first character, with ``str.find`` for a
 literal and for a first character until ``MISSES`` of its occurrences were no trigger
-(streamcalls/detectors/_triggers.py).  The tests here run the same documents with the
+(streamcalls/detectors/_engine/triggers.py).  The tests here run the same documents with the
 thresholds forced each way -- every text through the one pattern, every text through the
 scans, the scans handing over to the regex engine at once -- and require the same events.
 """
@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamcalls import ToolCallCompleted
-from streamcalls.detectors import _triggers
+from streamcalls.detectors._engine import triggers as _triggers
 from tests.support import split_at
 from tests.test_markup_conservation import documents, run
 

@@ -13,7 +13,7 @@ One block holds every call of a turn::
 
 - Names and keys may be in double or single quotes, or none (MiniMax's own parser reads all
   three).  A value sits right between its tags and is kept verbatim, then typed by the
-  tools' schemas (:mod:`._values`); ``</parameter>`` ends it only where ``<parameter name=``,
+  tools' schemas (:mod:`~streamcalls.detectors._parts.values`); ``</parameter>`` ends it only where ``<parameter name=``,
   ``</invoke>`` or ``</minimax:tool_call>`` follows (after blanks).
 - Each call completes at its ``</invoke>`` (or at ``</minimax:tool_call>`` when ``</invoke>``
   is missing).  What joins it to the next ``<invoke`` and the block's closing tag are its
@@ -24,11 +24,9 @@ One block holds every call of a turn::
 
 from __future__ import annotations
 
-import re
-
-from ._base import Hold, Trigger, prefixes
-from ._callblock import CallBlock
-from ._xmlcall import Closer
+from .._engine.detector import Hold, Trigger
+from .._parts.callblock import CallBlock
+from .._parts.xmlparams import Closer
 
 __all__ = ("MinimaxDetector",)
 
@@ -37,8 +35,8 @@ OPENER = "<minimax:tool_call>"
 
 class MinimaxDetector(CallBlock):
     name = "minimax"
-    triggers = (Trigger("<", re.escape(OPENER[1:])),)
-    holds = (Hold(prefixes(OPENER), "<"),)
+    triggers = (Trigger.literal(OPENER),)
+    holds = (Hold.literal(OPENER),)
     opener = OPENER
     call_open = "<invoke name="
     parameter_open = "<parameter name="

@@ -1,38 +1,27 @@
-"""Typing the untyped values of the XML formats by the tools' parameter schemas (issue 15, rule 1).
+"""What the detectors know of the tools: their names, and each parameter's type read from its schema.
 
-``qwen3_coder``, ``glm`` and ``minimax`` write every argument as bare text between tags:
-``<parameter=days>\\n3\\n</parameter>`` carries no sign of whether ``3`` is a number.  A
-value is typed by its parameter's schema in the tool definitions given with ``tools=``:
+Formats that write values as bare text (``qwen3_coder``, ``glm``, ``minimax``, DSML) type them
+by their parameter's schema in the tool definitions given with ``tools=`` (issue 15, rule 1);
+this module reads the schemas, :mod:`~streamcalls.detectors._parts.values` converts the values.
+How a schema gives a parameter its type:
 
-- ``string``: kept as it is;
-- ``integer``: an int (a JSON integer literal: ``3``, ``-12``, big ones too);
-- ``number``: an exact int for an integer literal, else a float (a JSON number literal);
-- ``boolean``: only ``true`` / ``false``;
-- ``object`` / ``array``: parsed as JSON, and only a JSON object (array) converts;
-- ``null`` is None for every type but a string, and for a string only if its schema allows
-  null (``"type": ["string", "null"]``, an ``anyOf`` with ``{"type": "null"}``,
-  ``"nullable": true``);
 - ``anyOf`` / ``oneOf`` / a type list: the first type that is not ``null`` decides;
   ``$ref`` into the schema's own ``$defs`` is followed; an ``enum`` or ``const`` without a
   type takes the type of its first value that is not None;
-- a value that does not convert stays a string (the text as it was, untrimmed);
-- a parameter with no schema (or no ``tools=`` at all) stays a string.
-
-Values of other types are converted after trimming blanks and line ends.  Type names are
-read case-blind (Gemini's OpenAPI subset writes ``"STRING"``); an unknown type is a string.
+- a schema that admits ``null`` (``"type": ["string", "null"]``, an ``anyOf`` with
+  ``{"type": "null"}``, ``"nullable": true``) makes the parameter nullable;
+- type names are read case-blind (Gemini's OpenAPI subset writes ``"STRING"``); an unknown
+  type is a string, and so is a parameter with no schema (or no ``tools=`` at all).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-import msgspec
+from ..._tooldefs import ToolDefinition
 
-from .._tooldefs import ToolDefinition
-
-__all__ = ("STRING", "ParameterType", "ToolTypes", "convert", "value_json")
+__all__ = ("ARRAY", "BOOLEAN", "INTEGER", "NUMBER", "OBJECT", "STRING", "ParameterType", "ToolTypes")
 
 # Kinds.
 STRING = "string"
@@ -44,13 +33,7 @@ ARRAY = "array"
 _NULL = "null"
 _KINDS = frozenset({STRING, INTEGER, NUMBER, BOOLEAN, OBJECT, ARRAY})
 
-_TRIM = " \t\r\n"
-_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _MAX_REFS = 16  # $ref / anyOf hops followed before a schema counts as untyped (a cycle)
-
-_encode = msgspec.json.encode
-_decode = msgspec.json.decode
 
 
 class ParameterType(NamedTuple):
@@ -170,48 +153,3 @@ def _resolve(ref: str, root: dict[str, Any]) -> dict[str, Any] | None:
             return None
         node = node[part]
     return node if isinstance(node, dict) else None
-
-
-def value_json(kind: str, raw: str) -> str:
-    """The JSON text of a whole value of a type other than string: converted, None, or the string."""
-    if raw.strip(_TRIM) == "null":
-        return "null"
-    converted = convert(kind, raw)
-    return converted if converted is not None else _encode(raw).decode()
-
-
-def convert(kind: str, raw: str) -> str | None:
-    """The compact JSON text of a value of a type other than string, or None: it stays a string.
-
-    ``raw`` is the value as written; it is converted after trimming.  ``null`` is handled
-    by the caller (it depends on whether the parameter admits null).
-    """
-    text = raw.strip(_TRIM)
-    if kind == INTEGER:
-        return _number(text) if _INTEGER.fullmatch(text) else None
-    if kind == NUMBER:
-        if _INTEGER.fullmatch(text):
-            return _number(text)
-        if _NUMBER.fullmatch(text):
-            return _number(text)
-        return None
-    if kind == BOOLEAN:
-        return text if text in ("true", "false") else None
-    if kind in (OBJECT, ARRAY):
-        if not text.startswith("{" if kind == OBJECT else "["):
-            return None
-        try:
-            value = _decode(text)
-        except (msgspec.DecodeError, RecursionError):
-            return None
-        return _encode(value).decode()
-    return None
-
-
-def _number(text: str) -> str | None:
-    """A JSON number literal as msgspec writes it (``1E3`` -> ``1000.0``); None past its range."""
-    try:
-        value = _decode(text)
-    except msgspec.DecodeError:  # out of range: 1e400, an int of over 4300 digits
-        return None
-    return _encode(value).decode()

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from ._base import Hold, Trigger, prefixes
-from ._block import BlockDetector
+from .._engine.detector import Hold, Trigger, prefixes
+from .._parts.block import BlockDetector
 
 __all__ = ("FenceDetector",)
 

@@ -19,10 +19,12 @@ call completes at its object's closing brace.
 from __future__ import annotations
 
 import re
+from enum import IntEnum
 
-from ._base import ACTIVE, DONE, RAW, REJECTED, Detector, Hold, Trigger, prefixes
-from ._block import BlockBody
-from ._sequence import CallSequence
+from .._engine.detector import Detector, Hold, Tier, Trigger, prefixes
+from .._engine.machine import Status
+from .._parts.block import BlockBody
+from .._parts.callrun import CallRun, Layout
 
 __all__ = ("JsonDetector",)
 
@@ -38,23 +40,24 @@ CODE_CLOSE_HOLD = (
 
 
 class JsonDetector(Detector):
+    class State(IntEnum):
+        BLOCK = 0  # a ```json block
+        RUN = 1  # a bare object, an array of them, or a ;-run
+
     name = "json"
     triggers = (
-        Trigger("{", "", line_start=True, tier=RAW),
-        Trigger("[", "", line_start=True, tier=RAW),
-        Trigger("`", _CODE_OPEN[1:], line_start=True, tier=RAW),
+        Trigger("{", "", line_start=True, tier=Tier.RAW),
+        Trigger("[", "", line_start=True, tier=Tier.RAW),
+        Trigger("`", _CODE_OPEN[1:], line_start=True, tier=Tier.RAW),
     )
     holds = (Hold(prefixes("```json") + r"(?:[ \t]{0,64}\r?)?", "`", line_start=True),)
 
-    __slots__ = ("_block", "_sequence")
+    __slots__ = ("_part",)
 
     def begin(self, trigger: str) -> None:
-        self.status = ACTIVE
-        self.committed = False
-        self._block: BlockBody | None = None
-        self._sequence: CallSequence | None = None
+        self._part: BlockBody | CallRun
         if trigger.startswith("```"):
-            self._block = BlockBody(
+            self._part = BlockBody(
                 self.calls,
                 self.markup,
                 close=CODE_CLOSE,
@@ -62,32 +65,38 @@ class JsonDetector(Detector):
                 committed=False,
                 tools=self.tools,
             )
+            self.start(_S.BLOCK, committed=False)
         else:
-            self._sequence = CallSequence(
-                self.calls, self.markup, self.tools, committed=False, array=trigger == "["
-            )
+            layout = Layout.ARRAY if trigger == "[" else Layout.RUN
+            self._part = CallRun(self.calls, self.markup, self.tools, committed=False, layout=layout)
+            self.start(_S.RUN, committed=False)
 
-    def feed(self, text: str, pos: int) -> int:
-        part = self._block or self._sequence
-        assert part is not None
+    def _block(self, text: str, pos: int) -> int:
+        part = self._part
         stop = part.feed(text, pos)
         self.committed = part.committed
-        if part.status == REJECTED:
-            self.status = REJECTED
-        elif part.status != ACTIVE:
-            self.status = DONE
+        if part.status is Status.REJECTED:
+            self.status = Status.REJECTED
+        elif part.status is not Status.ACTIVE:
+            self.status = Status.DONE
         return stop
 
+    _run = _block
+
     def finish(self, rest: str) -> str:
-        self.status = DONE
-        if self._block is not None:
-            self._block.finish(rest)
+        self.status = Status.DONE
+        part = self._part
+        if isinstance(part, BlockBody):
+            part.finish(rest)
             return ""
-        assert self._sequence is not None
-        return self._sequence.finish(rest)
+        return part.finish(rest)
 
     def abandon(self) -> None:
-        if self._sequence is not None:
-            self._sequence.abandon()
-        elif self._block is not None:
-            self._block.object.abandon()
+        part = self._part
+        if isinstance(part, CallRun):
+            part.abandon()
+        else:
+            part.object.abandon()
+
+
+_S = JsonDetector.State

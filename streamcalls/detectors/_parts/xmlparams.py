@@ -4,7 +4,7 @@
 and a bare text value between tags.  :class:`ParamCall` turns those into the JSON text of the
 arguments object, written left to right (issue 15, rule 4): ``{"city":"`` when a string value
 begins, its characters (escaped) as they arrive, ``","days":3`` when a value of another type has
-ended and been typed (:mod:`._values`), ``}`` at the call's end marker.  Those pieces are the
+ended and been typed (:mod:`.values`), ``}`` at the call's end marker.  Those pieces are the
 call's ``ToolCallDelta`` fragments, so concatenated they are the compact JSON of
 ``call.arguments`` and partial arguments work as for any provider.
 
@@ -29,23 +29,24 @@ from typing import NamedTuple
 
 import msgspec
 
-from .._call import OPEN, Call
-from .._calls import CallAssembler
-from ._base import prefixes
-from ._markup import Markup
-from ._values import STRING, ParameterType, ToolTypes, value_json
+from ..._call import OPEN, Call
+from ..._calls import CallAssembler
+from .._engine.detector import prefixes
+from .._engine.markup import Markup
+from .._engine.shared import MAX_GAP
+from .._engine.tokens import literal_prefix_at
+from .._engine.tools import STRING, ParameterType, ToolTypes
+from .values import value_json
 
 __all__ = (
     "MAX_GAP",
     "MAX_NAME",
     "Closer",
     "ParamCall",
-    "literal_prefix_at",
     "valid_name",
     "value_end",
 )
 
-MAX_GAP = 64  # blanks between a value's closer and the markup after it
 MAX_NAME = 256  # longest tool name or parameter key
 _BAD_NAME = re.compile(r"[\s<>{}\[\]()\"'`\\,;=|]")
 _GAP = re.compile(f"[ \\t\\r\\n]{{0,{MAX_GAP + 1}}}")
@@ -57,18 +58,6 @@ _encode = msgspec.json.encode
 def valid_name(name: str) -> bool:
     """A tool name: not empty, no blanks, quotes, brackets or other punctuation of the markup."""
     return bool(name) and len(name) <= MAX_NAME and _BAD_NAME.search(name) is None
-
-
-def literal_prefix_at(text: str, pos: int, literals: tuple[str, ...]) -> int:
-    """Which of ``literals`` is at ``pos``: its index; -2 if the text ends with a prefix of one; -1 if none."""
-    rest = len(text) - pos
-    waiting = False
-    for number, literal in enumerate(literals):
-        if text.startswith(literal, pos):
-            return number
-        if rest < len(literal) and literal.startswith(text[pos:]):
-            waiting = True
-    return -2 if waiting else -1
 
 
 class Closer(NamedTuple):

@@ -1,8 +1,8 @@
 """The scaffolding of the XML call detectors (``qwen3_coder``, ``glm``, ``minimax``).
 
 Each format is a small state machine over tags; what they share lives here: reading a name or
-key up to its terminator (at most :data:`~._xmlcall.MAX_NAME` characters), a value up to its
-end (:func:`~._xmlcall.value_end`), skipping malformed markup to a closing tag, and looking past
+key up to its terminator (at most :data:`~.xmlparams.MAX_NAME` characters), a value up to its
+end (:func:`~.xmlparams.value_end`), skipping malformed markup to a closing tag, and looking past
 a completed call without consuming what may be text.
 
 How markup that goes wrong ends (rule 8: it fails visibly and loses nothing):
@@ -20,55 +20,43 @@ How markup that goes wrong ends (rule 8: it fails visibly and loses nothing):
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import ClassVar
 
-from .._calls import CallAssembler
-from .._events import Event
-from ._base import ACTIVE, DONE, StateDetector, prefixes
-from ._values import ToolTypes
-from ._xmlcall import MAX_GAP, MAX_NAME, Closer, ParamCall, literal_prefix_at, valid_name, value_end
+from ..._calls import CallAssembler
+from ..._events import Event
+from .._engine.detector import Detector
+from .._engine.tokens import Seen, Tokens, literal_prefix_at
+from .._engine.tools import ToolTypes
+from .xmlparams import MAX_GAP, MAX_NAME, Closer, ParamCall, valid_name, value_end
 
 __all__ = ("TaggedDetector",)
 
 _GAP = re.compile(f"[ \\t\\r\\n]{{0,{MAX_GAP + 1}}}")
 
 
-@functools.cache
-def _skipping(literals: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """Patterns for any of ``literals``, and for a text that ends with a prefix of one (once per format)."""
-    return (
-        re.compile("|".join(re.escape(literal) for literal in literals)),
-        re.compile("(?:" + "|".join(prefixes(literal) for literal in literals) + r")\Z"),
-    )
-
-
-class TaggedDetector(StateDetector):
-    """A format whose calls are tags; subclasses write the state machine in :meth:`step`."""
+class TaggedDetector(Detector):
+    """A format whose calls are tags; subclasses declare the state machine (``State`` and its steps)."""
 
     closer: ClassVar[Closer]
     block_end: ClassVar[tuple[str, ...]]  # what ends malformed markup that is skipped
 
-    __slots__ = ("_param", "_pieces", "_size", "_skip", "_skip_hold")
+    __slots__ = ("_ends", "_param", "_pieces", "_size")
 
     def __init__(
         self, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
     ) -> None:
         super().__init__(calls, tools, out, types)
-        self._skip, self._skip_hold = _skipping(self.block_end)
+        self._ends = Tokens(self.block_end)
         self._param: ParamCall | None = None
         self._pieces: list[str] = []
         self._size = 0
-        self._state = 0
 
     def begin(self, trigger: str) -> None:
-        self.status = ACTIVE
-        self.committed = True
         self._param = None
         self._pieces.clear()
         self._size = 0
-        self._state = 0  # every format's first state
+        self.start(self.State(0))  # every format's first state
 
     # -- shared steps ------------------------------------------------------------------
 
@@ -118,10 +106,9 @@ class TaggedDetector(StateDetector):
         """Malformed markup: consume up to and through the first ``block_end``.
 
         Returns (where it stopped, which ``block_end`` was consumed or -1)."""
-        match = self._skip.search(text, pos)
+        cut, match = self._ends.find(text, pos)
         if match is None:
-            held = self._skip_hold.search(text, max(pos, len(text) - 40))
-            return (held.start() if held is not None else len(text)), -1
+            return cut, -1
         return match.end(), self.block_end.index(match.group())
 
     def fail(self, error: str) -> None:
@@ -135,15 +122,16 @@ class TaggedDetector(StateDetector):
     def look_past(self, text: str, pos: int, nexts: tuple[str, ...]) -> tuple[int, int]:
         """After a completed call: which of ``nexts`` follows (after blanks), without consuming.
 
-        Returns (its index, its position); (-2, pos) to wait; (-1, pos) if the text resumes.
+        Returns (its index, its position); (Seen.WAIT, pos) to wait; (Seen.NONE, pos) if the text
+        resumes.
         """
         gap = _GAP.match(text, pos)
         assert gap is not None
         at = gap.end()
         if at - pos > MAX_GAP:
-            return -1, pos
+            return Seen.NONE, pos
         if at == len(text):
-            return -2, pos
+            return Seen.WAIT, pos
         found = literal_prefix_at(text, at, nexts)
         return (found, at) if found >= 0 else (found, pos)
 
@@ -152,5 +140,4 @@ class TaggedDetector(StateDetector):
         self.fail("the tool call was cut off (the text ended inside it)")
 
     def done(self, pos: int) -> int:
-        self.status = DONE
-        return pos
+        return self.stop(pos)

@@ -15,29 +15,30 @@ call's end tag (the block goes on) or the block's.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import ClassVar
 
-from ._base import DONE, skip_blanks
-from ._tagged import TaggedDetector
-from ._xmlcall import literal_prefix_at
+from .._engine.machine import Status
+from .._engine.tokens import Seen, literal_prefix_at, skip_blanks
+from .tagged import TaggedDetector
 
 __all__ = ("CallBlock",)
 
 _QUOTES = ('"', "'")
 
-# States.
-_OPEN = 0  # after the opener: a call must come
-_NAME = 1  # inside the call's tag, up to ">"
-_BODY = 2  # a parameter, the call's end or the block's
-_KEY = 3  # inside a parameter's tag, up to ">"
-_VALUE_START = 4  # Qwen: the line end after the parameter's tag is markup
-_VALUE = 5
-_AFTER = 6  # a call ended: another, or the block's end
-_SKIP = 7  # malformed: up to the call's end tag or the block's
-
 
 class CallBlock(TaggedDetector):
     """Subclasses set the tags; ``block_end`` is ``(call_end, end)``."""
+
+    class State(IntEnum):
+        OPEN = 0  # after the opener: a call must come
+        NAME = 1  # inside the call's tag, up to ">"
+        BODY = 2  # a parameter, the call's end or the block's
+        KEY = 3  # inside a parameter's tag, up to ">"
+        VALUE_START = 4  # Qwen: the line end after the parameter's tag is markup
+        VALUE = 5
+        AFTER = 6  # a call ended: another, or the block's end
+        SKIP = 7  # malformed: up to the call's end tag or the block's
 
     opener: ClassVar[str]
     call_open: ClassVar[str]  # "<function="
@@ -49,66 +50,75 @@ class CallBlock(TaggedDetector):
 
     __slots__ = ()
 
-    def step(self, text: str, pos: int) -> int:
-        state = self._state
-        if state == _VALUE:
-            stop, ended = self.value(text, pos, self.closer)
-            if ended:
-                self._state = _BODY
-            return stop
-        if state in (_OPEN, _AFTER):
-            return self._next_call(text, pos)
-        if state in (_NAME, _KEY):
-            return self._tag(text, pos, state)
-        if state == _VALUE_START:
-            self._state = _VALUE
-            return pos + 1 if text[pos] == "\n" else pos
-        if state == _BODY:
-            return self._body(text, pos)
+    def _value(self, text: str, pos: int) -> int:
+        stop, ended = self.value(text, pos, self.closer)
+        if ended:
+            self._state = _S.BODY
+        return stop
+
+    def _value_start(self, text: str, pos: int) -> int:
+        self._state = _S.VALUE
+        return pos + 1 if text[pos] == "\n" else pos
+
+    def _skip(self, text: str, pos: int) -> int:
         stop, closed = self.skip(text, pos)
         if closed == 0:  # the call's end tag: the block goes on
-            self._state = _AFTER
+            self._state = _S.AFTER
         elif closed == 1:
             return self.done(stop)
         return stop
 
-    def _next_call(self, text: str, pos: int) -> int:
+    def _open(self, text: str, pos: int) -> int:
         found, at = self.look_past(text, pos, (self.call_open, self.end))
-        if found == -2:
+        if found == Seen.WAIT:
             return pos
         if found == 0:
-            if self._state == _AFTER:
+            if self._state is _S.AFTER:
                 self.markup.next_call(at)
             self._param = None
-            self._state = _NAME
+            self._state = _S.NAME
             return at + len(self.call_open)
         if found == 1:  # the block's end (after an empty block: markup that holds no call)
             return self.done(at + len(self.end))
-        if self._state == _OPEN:
+        if self._state is _S.OPEN:
             self.markup.fail(f"{self.opener} with no {self.call_open}...> after it")
         return self.done(pos)  # the text resumes
 
-    def _tag(self, text: str, pos: int, state: int) -> int:
+    _after = _open
+
+    def _name(self, text: str, pos: int) -> int:
         at, found = self.read_up_to(text, pos, ">")
         if at < 0:
-            self.fail(f"a {'tool' if state == _NAME else 'parameter'} name longer than the limit")
-            self._state = _SKIP
+            self.fail("a tool name longer than the limit")
+            self._state = _S.SKIP
             return pos
         if not found:
             return at
-        name = self.taken().strip()
-        if self.quoted_names and len(name) >= 2 and name[0] == name[-1] and name[0] in _QUOTES:
-            name = name[1:-1]
-        if state == _NAME:
-            self._state = _BODY if self.open_call(name) else _SKIP
-        elif name:
+        self._state = _S.BODY if self.open_call(self._unquoted(self.taken().strip())) else _S.SKIP
+        return at + 1
+
+    def _key(self, text: str, pos: int) -> int:
+        at, found = self.read_up_to(text, pos, ">")
+        if at < 0:
+            self.fail("a parameter name longer than the limit")
+            self._state = _S.SKIP
+            return pos
+        if not found:
+            return at
+        name = self._unquoted(self.taken().strip())
+        if name:
             assert self._param is not None
             self._param.parameter(name, at + 1)
-            self._state = _VALUE_START if self.newline_after_tag else _VALUE
+            self._state = _S.VALUE_START if self.newline_after_tag else _S.VALUE
         else:
             self.fail(f"a {self.parameter_open}...> without a name")
-            self._state = _SKIP
+            self._state = _S.SKIP
         return at + 1
+
+    def _unquoted(self, name: str) -> str:
+        if self.quoted_names and len(name) >= 2 and name[0] == name[-1] and name[0] in _QUOTES:
+            return name[1:-1]
+        return name
 
     def _body(self, text: str, pos: int) -> int:
         at = skip_blanks(text, pos)
@@ -117,27 +127,30 @@ class CallBlock(TaggedDetector):
         param = self._param
         assert param is not None
         found = literal_prefix_at(text, at, (self.parameter_open, self.call_end, self.end))
-        if found == -2:
+        if found == Seen.WAIT:
             return at
         if found == 0:
-            self._state = _KEY
+            self._state = _S.KEY
             return at + len(self.parameter_open)
         if found == 1:
             param.end(at)
-            self._state = _AFTER
+            self._state = _S.AFTER
             return at + len(self.call_end)
         if found == 2:
             param.end(at)
             return self.done(at + len(self.end))
         self.fail(f"expected {self.parameter_open}...> or {self.call_end} in the tool call")
-        self._state = _SKIP
+        self._state = _S.SKIP
         return at
 
     def finish(self, rest: str) -> str:
         state = self._state
-        self.status = DONE
-        if state == _AFTER:
+        self.status = Status.DONE
+        if state is _S.AFTER:
             return rest  # after a completed call: text
-        if state != _SKIP:
+        if state is not _S.SKIP:
             self.cut_off()
         return ""
+
+
+_S = CallBlock.State

@@ -43,22 +43,13 @@ parse Harmony itself.
 from __future__ import annotations
 
 import re
+from enum import IntEnum
 
-from .._call import OPEN, Call
-from ._base import (
-    ACTIVE,
-    BOUNDARY,
-    CLOSED,
-    DONE,
-    REJECTED,
-    Hold,
-    StateDetector,
-    Trigger,
-    arguments_until,
-    literal_at,
-    prefixes,
-    skip_blanks,
-)
+from ..._call import OPEN, Call
+from .._engine.detector import Detector, Hold, Trigger, prefixes
+from .._engine.machine import Status
+from .._engine.tokens import Tokens, literal_at, skip_blanks
+from .._parts.arguments import Ended, arguments_until
 
 __all__ = ("HarmonyDetector",)
 
@@ -73,10 +64,7 @@ MAX_PART = 128  # characters in one part of a header
 
 _PART = re.compile(r"[\w.:=/+ \t-]*")
 # What ends a message's content: an end token, or the next header.
-_BOUNDARY = re.compile(r"<\|(?:end|return|call|start|channel)\|>")
-_BOUNDARY_HOLD = re.compile(
-    "(?:" + "|".join(prefixes(token) for token in (*END_TOKENS, START, CHANNEL)) + r")\Z"
-)
+_BOUNDARY = Tokens((*END_TOKENS, START, CHANNEL))
 
 # The tokens each part of a header may end with.
 _ROLE_ENDS: tuple[str, ...] = (CHANNEL, CONSTRAIN, MESSAGE)
@@ -84,24 +72,24 @@ _CHANNEL_ENDS: tuple[str, ...] = (CONSTRAIN, MESSAGE)
 _CONSTRAIN_ENDS: tuple[str, ...] = (MESSAGE,)
 _CANDIDATE_ENDS: tuple[str, ...] = (CHANNEL,)
 
-# States.
-_HEADER = 0
-_CONTENT = 1
-_BODY_START = 2  # a call's content, before its first non-blank character
-_BODY = 3
-_AFTER_BODY = 4  # the call's JSON closed; its end token should follow
 
+class HarmonyDetector(Detector):
+    class State(IntEnum):
+        HEADER = 0
+        CONTENT = 1
+        BODY_START = 2  # a call's content, before its first non-blank character
+        BODY = 3
+        AFTER_BODY = 4  # the call's JSON closed; its end token should follow
 
-class HarmonyDetector(StateDetector):
     name = "harmony"
     triggers = (
-        Trigger("<", re.escape(START[1:])),
-        Trigger("<", re.escape(CHANNEL[1:])),
+        Trigger.literal(START),
+        Trigger.literal(CHANNEL),
         Trigger(" ", re.escape(_RECIPIENT[1:]), text_start=True),
     )
     holds = (
-        Hold(prefixes(START), "<"),
-        Hold(prefixes(CHANNEL), "<"),
+        Hold.literal(START),
+        Hold.literal(CHANNEL),
         Hold(prefixes(_RECIPIENT), " ", text_start=True),
     )
 
@@ -119,9 +107,7 @@ class HarmonyDetector(StateDetector):
     )
 
     def begin(self, trigger: str) -> None:
-        self.status = ACTIVE
-        self.committed = trigger != _RECIPIENT
-        self._state = _HEADER
+        self.start(_S.HEADER, committed=trigger != _RECIPIENT)
         self._call: Call | None = None
         self._reasoning = False
         self._drop = False  # a call past max_calls: its content is dropped with it
@@ -175,9 +161,9 @@ class HarmonyDetector(StateDetector):
     def _bad_header(self, pos: int, error: str) -> int:
         if self.committed:
             self.markup.fail(error)
-            self.status = DONE
+            self.status = Status.DONE
         else:
-            self.status = REJECTED  # " to=..." that no <|channel|> followed: prose
+            self.status = Status.REJECTED  # " to=..." that no <|channel|> followed: prose
         return pos
 
     def _message(self, pos: int) -> int:
@@ -198,31 +184,26 @@ class HarmonyDetector(StateDetector):
             self._call = self.markup.open_call(None, recipient[len(_FUNCTIONS) :] or None)
             if self._call is None:  # past max_calls: its arguments go with it
                 self._drop = True
-                self._state = _CONTENT
+                self._state = _S.CONTENT
                 return pos
-            self._state = _BODY_START
+            self._state = _S.BODY_START
             return pos
         self._reasoning = channel == "analysis"
-        self._state = _CONTENT
+        self._state = _S.CONTENT
         self.content("", pos, pos)  # the header frames what follows
         return pos
 
     # -- text and reasoning --------------------------------------------------------------
 
     def _content(self, text: str, pos: int) -> int:
-        found = _BOUNDARY.search(text, pos)
-        if found is None:
-            held = _BOUNDARY_HOLD.search(text, max(pos, len(text) - 16))
-            cut = held.start() if held is not None else len(text)
-        else:
-            cut = found.start()
+        cut, found = _BOUNDARY.find(text, pos)
         if not self._drop:
             self.content(text, pos, cut, reasoning=self._reasoning)
         return cut if found is None else self._boundary(found.group(), cut)
 
     def _boundary(self, token: str, pos: int) -> int:
         """The message ended at ``token``: an end token is its markup; a header is the next message's."""
-        self.status = DONE
+        self.status = Status.DONE
         return pos + len(token) if token in END_TOKENS else pos
 
     # -- a call's arguments ------------------------------------------------------------------
@@ -241,19 +222,17 @@ class HarmonyDetector(StateDetector):
                 self.calls.whole(call, None)
                 return self._boundary(token, pos)
         self.markup.arguments(call, pos)
-        self._state = _BODY
+        self._state = _S.BODY
         return pos
 
     def _body(self, text: str, pos: int) -> int:
         assert self._call is not None
-        pos, how, token = arguments_until(
-            self, self._call, text, pos, boundary=_BOUNDARY, hold=_BOUNDARY_HOLD
-        )
-        if how == CLOSED:
-            self._state = _AFTER_BODY
-        elif how == BOUNDARY:  # the message ended before its arguments' JSON did
-            return self._boundary(token, pos)
-        return pos
+        until = arguments_until(self, self._call, text, pos, tokens=_BOUNDARY)
+        if until.ended is Ended.CLOSED:
+            self._state = _S.AFTER_BODY
+        elif until.ended is Ended.BOUNDARY:  # the message ended before its arguments' JSON did
+            return self._boundary(until.token, until.stop)
+        return until.stop
 
     def _after_body(self, text: str, pos: int) -> int:
         pos = skip_blanks(text, pos)
@@ -267,28 +246,29 @@ class HarmonyDetector(StateDetector):
                 return self._boundary(token, pos)
         # Text after the arguments, still in the call's message: it is text.
         self._reasoning = False
-        self._state = _CONTENT
+        self._state = _S.CONTENT
         return pos
 
     def finish(self, rest: str) -> str:
-        self.status = DONE
+        self.status = Status.DONE
         state = self._state
-        if state == _HEADER:
+        if state is _S.HEADER:
             if self.committed:
                 self.markup.fail("the text ended inside a Harmony header")
             return ""
-        if state == _CONTENT:
+        if state is _S.CONTENT:
             if not self._drop:
                 self.content(rest, 0, len(rest), reasoning=self._reasoning)
             return ""
         call = self._call
         if call is not None and call.status == OPEN:
-            if state == _BODY:
+            if state is _S.BODY:
                 self.calls.feed(call, rest)
             self.markup.fail("the arguments were cut off (the text ended inside them)", call)
         return ""
 
-    steps = (_header, _content, _body_start, _body, _after_body)  # by state
+
+_S = HarmonyDetector.State
 
 
 def _recipient(words: list[str]) -> str | None:

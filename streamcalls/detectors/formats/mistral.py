@@ -17,81 +17,75 @@ nameless, and the text resumes where the markup broke.
 from __future__ import annotations
 
 import re
+from enum import IntEnum
 
-from .._call import OPEN, Call
-from ._base import ACTIVE, DONE, Detector, Hold, Trigger, feed_arguments, literal_at, prefixes
-from ._sequence import CallSequence
+from ..._call import OPEN, Call
+from .._engine.detector import Detector, Hold, Trigger
+from .._engine.machine import Status
+from .._engine.tokens import literal_at, skip_blanks
+from .._parts.arguments import feed_arguments
+from .._parts.callrun import CallRun, Layout
 
 __all__ = ("MistralDetector",)
 
 _ARGS = "[ARGS]"
 _CALL_ID = "[CALL_ID]"
-_WHITESPACE = " \t\r\n"
 _TOKEN = re.compile(r"[^\[{\s]*")
 _MAX_NAME = 256
 
-# States.
-_START = 0
-_NAME = 1
-_CALL_ID_VALUE = 2
-_BEFORE_ARGS = 3
-_ARGUMENTS = 4
-
 
 class MistralDetector(Detector):
-    name = "mistral"
-    triggers = (Trigger("[", re.escape("TOOL_CALLS]")),)
-    holds = (Hold(prefixes("[TOOL_CALLS]"), "["),)
+    class State(IntEnum):
+        START = 0  # after the marker: a list, or a name
+        NAME = 1
+        CALL_ID = 2  # after [CALL_ID]
+        BEFORE_ARGS = 3  # after [ARGS] (or a name and "{")
+        ARGUMENTS = 4
+        LIST = 5  # the array form: a run of call objects
 
-    __slots__ = ("_call", "_call_id", "_name", "_named", "_sequence", "_state")
+    name = "mistral"
+    triggers = (Trigger.literal("[TOOL_CALLS]"),)
+    holds = (Hold.literal("[TOOL_CALLS]"),)
+
+    __slots__ = ("_call", "_id_pieces", "_name_pieces", "_named", "_run")
 
     def begin(self, trigger: str) -> None:
-        self.status = ACTIVE
-        self.committed = True
-        self._state = _START
-        self._sequence: CallSequence | None = None
-        self._name: list[str] = []
+        self.start(_S.START)
+        self._run: CallRun | None = None
+        self._name_pieces: list[str] = []
         self._named = False  # markup after the word showed that it is a tool's name
-        self._call_id: list[str] = []
+        self._id_pieces: list[str] = []
         self._call: Call | None = None
 
-    def feed(self, text: str, pos: int) -> int:
-        end = len(text)
-        while pos < end and self.status == ACTIVE:
-            if self._sequence is not None:
-                pos = self._sequence.feed(text, pos)
-                if self._sequence.status != ACTIVE:
-                    self.status = DONE
-                    continue
-                break  # it consumed what it could and waits for more text
-            state = self._state
-            if state in (_START, _BEFORE_ARGS):
-                while pos < end and text[pos] in _WHITESPACE:
-                    pos += 1
-                if pos == end:
-                    break
-                pos = self._start(text, pos) if state == _START else self._arguments_start(text, pos)
-            elif state in (_NAME, _CALL_ID_VALUE):
-                before = pos
-                pos = self._token(text, pos)
-                if pos == before and self._state == state and self.status == ACTIVE:
-                    break  # "[AR" at the end: wait for the rest of the marker
-            else:
-                pos = self._arguments(text, pos)
+    def _list(self, text: str, pos: int) -> int:
+        run = self._run
+        assert run is not None
+        pos = run.feed(text, pos)
+        if run.status is not Status.ACTIVE:
+            self.status = Status.DONE
         return pos
 
     def _start(self, text: str, pos: int) -> int:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
+            return pos
         char = text[pos]
         if char in "[{":
-            self._sequence = CallSequence(
-                self.calls, self.markup, self.tools, committed=True, array=char == "["
-            )
+            layout = Layout.ARRAY if char == "[" else Layout.RUN
+            self._run = CallRun(self.calls, self.markup, self.tools, committed=True, layout=layout)
+            self._state = _S.LIST
             return pos + 1
-        self._state = _NAME
+        self._state = _S.NAME
         return pos
 
-    def _token(self, text: str, pos: int) -> int:
-        target = self._name if self._state == _NAME else self._call_id
+    def _name(self, text: str, pos: int) -> int:
+        """The word after the marker, up to what shows it is a tool's name (or is not)."""
+        return self._token(text, pos, self._name_pieces)
+
+    def _call_id(self, text: str, pos: int) -> int:
+        return self._token(text, pos, self._id_pieces)
+
+    def _token(self, text: str, pos: int, target: list[str]) -> int:
         room = _MAX_NAME - sum(map(len, target))
         match = _TOKEN.match(text, pos, pos + room + 1)
         assert match is not None
@@ -103,12 +97,12 @@ class MistralDetector(Detector):
         if pos == len(text):
             return pos
         char = text[pos]
-        if char == "{" and self._name:
-            self._state = _BEFORE_ARGS
+        if char == "{" and self._name_pieces:
+            self._state = _S.BEFORE_ARGS
             self._named = True
             return pos
         if char == "[":
-            for literal, state in ((_ARGS, _BEFORE_ARGS), (_CALL_ID, _CALL_ID_VALUE)):
+            for literal, state in ((_ARGS, _S.BEFORE_ARGS), (_CALL_ID, _S.CALL_ID)):
                 found = literal_at(text, pos, literal)
                 if found == 1:
                     self._state = state
@@ -119,16 +113,18 @@ class MistralDetector(Detector):
         # Whitespace or a stray "[": no [ARGS] follows; the marker stood alone.
         return self._fail(pos, "expected [ARGS] and the arguments after the tool name")
 
-    def _arguments_start(self, text: str, pos: int) -> int:
-        name = "".join(self._name)
+    def _before_args(self, text: str, pos: int) -> int:
+        pos = skip_blanks(text, pos)
+        if pos == len(text):
+            return pos
+        name = "".join(self._name_pieces)
         if text[pos] not in '{["':
             return self._fail(pos, "the arguments after [ARGS] must be JSON")
-        self._call = self.markup.open_call("".join(self._call_id) or None, name or None)
+        self._call = self.markup.open_call("".join(self._id_pieces) or None, name or None)
         if self._call is None:
-            self.status = DONE
-            return pos
+            return self.stop(pos)
         self.markup.arguments(self._call, pos)
-        self._state = _ARGUMENTS
+        self._state = _S.ARGUMENTS
         return pos
 
     def _arguments(self, text: str, pos: int) -> int:
@@ -137,27 +133,28 @@ class MistralDetector(Detector):
         if stop < 0:
             return len(text)
         self.markup.after_arguments(stop)
-        self.status = DONE
-        return stop
+        return self.stop(stop)
 
     def _fail(self, pos: int, error: str) -> int:
         if self._named:
-            name = "".join(self._name) or None
-            self.markup.fail(error, self._call, name=name, call_id="".join(self._call_id) or None)
+            name = "".join(self._name_pieces) or None
+            self.markup.fail(error, self._call, name=name, call_id="".join(self._id_pieces) or None)
         else:
             self.markup.fail(error)  # the word was not a tool's name after all
-        self.status = DONE
-        return pos
+        return self.stop(pos)
 
     def finish(self, rest: str) -> str:
-        if self._sequence is not None:
-            self.status = DONE
-            return self._sequence.finish(rest)
+        if self._run is not None:
+            self.status = Status.DONE
+            return self._run.finish(rest)
         if self._call is not None:
             if self._call.status == OPEN:
                 self.calls.feed(self._call, rest)
                 self.markup.fail("the arguments were cut off (the text ended inside them)", self._call)
         else:
             self._fail(0, "the text ended inside the [TOOL_CALLS] markup")
-        self.status = DONE
+        self.status = Status.DONE
         return ""
+
+
+_S = MistralDetector.State

@@ -24,20 +24,13 @@ further call continues the markup.
 from __future__ import annotations
 
 import re
+from enum import IntEnum
 
-from .._call import OPEN, Call
-from ._base import (
-    ACTIVE,
-    DONE,
-    MORE,
-    Hold,
-    StateDetector,
-    Trigger,
-    arguments_until,
-    literal_at,
-    prefixes,
-    skip_blanks,
-)
+from ..._call import OPEN, Call
+from .._engine.detector import Detector, Hold, Trigger
+from .._engine.machine import Status
+from .._engine.tokens import Tokens, literal_at, skip_blanks
+from .._parts.arguments import Ended, arguments_until
 
 __all__ = ("KimiDetector",)
 
@@ -46,38 +39,32 @@ SECTION_ENDS = ("<|tool_calls_section_end|>", "<|tool_call_section_end|>")
 CALL_BEGIN = "<|tool_call_begin|>"
 ARGUMENTS_BEGIN = "<|tool_call_argument_begin|>"
 CALL_END = "<|tool_call_end|>"
-_TOKENS = (*SECTION_BEGINS, *SECTION_ENDS, CALL_BEGIN, ARGUMENTS_BEGIN, CALL_END)
-_ANY_TOKEN = re.compile("|".join(re.escape(token) for token in _TOKENS))
-_ANY_TOKEN_HOLD = re.compile("(?:" + "|".join(prefixes(token) for token in _TOKENS) + r")\Z")
-_HOLD_WINDOW = max(map(len, _TOKENS))
-assert _HOLD_WINDOW <= 32  # (arguments_until looks that far back for a token's start)
+_TOKENS = Tokens((*SECTION_BEGINS, *SECTION_ENDS, CALL_BEGIN, ARGUMENTS_BEGIN, CALL_END))
 _FUNCTIONS = "functions."
 _INDEX = re.compile(r":\d+\Z")
 _MAX_ID = 256
 _MAX_BLANK = 64  # blanks held after a call outside a section, while another call may follow
 
-# States.
-_BETWEEN = 0  # between calls
-_ID = 1  # after <|tool_call_begin|>
-_ARGUMENTS_START = 2
-_ARGUMENTS = 3
-_AFTER_ARGUMENTS = 4  # <|tool_call_end|> should follow
-_STRAY = 5  # text inside the section that is not a call: up to the next token
 
+class KimiDetector(Detector):
+    class State(IntEnum):
+        BETWEEN = 0  # between calls
+        CALL_ID = 1  # after <|tool_call_begin|>
+        ARGUMENTS_START = 2
+        ARGUMENTS = 3
+        AFTER_ARGUMENTS = 4  # <|tool_call_end|> should follow
+        STRAY = 5  # text inside the section that is not a call: up to the next token
 
-class KimiDetector(StateDetector):
     name = "kimi"
-    triggers = tuple(Trigger("<", re.escape(token[1:])) for token in (*SECTION_BEGINS, CALL_BEGIN))
-    holds = tuple(Hold(prefixes(token), "<") for token in (*SECTION_BEGINS, CALL_BEGIN))
+    triggers = tuple(Trigger.literal(token) for token in (*SECTION_BEGINS, CALL_BEGIN))
+    holds = tuple(Hold.literal(token) for token in (*SECTION_BEGINS, CALL_BEGIN))
 
-    __slots__ = ("_call", "_id", "_section")
+    __slots__ = ("_call", "_id_pieces", "_section")
 
     def begin(self, trigger: str) -> None:
-        self.status = ACTIVE
-        self.committed = True
+        self.start(_S.CALL_ID if trigger == CALL_BEGIN else _S.BETWEEN)
         self._section = trigger != CALL_BEGIN
-        self._state = _ID if trigger == CALL_BEGIN else _BETWEEN
-        self._id: list[str] = []
+        self._id_pieces: list[str] = []
         self._call: Call | None = None
 
     def _between(self, text: str, pos: int) -> int:
@@ -87,24 +74,23 @@ class KimiDetector(StateDetector):
             if self._section:
                 return pos  # blanks inside the section are markup
             if pos - start > _MAX_BLANK:
-                self.status = DONE
+                self.status = Status.DONE
             return start  # wait: another call may follow
         for token in (CALL_BEGIN, *SECTION_ENDS):
             found = literal_at(text, pos, token)
             if found == 1:
                 if token == CALL_BEGIN:
                     self.markup.next_call(pos)
-                    self._state = _ID
-                    self._id = []
+                    self._state = _S.CALL_ID
+                    self._id_pieces = []
                     self._call = None
                 else:
-                    self.status = DONE
+                    self.status = Status.DONE
                 return pos + len(token)
             if found == 0:
                 return start if not self._section else pos
         if not self._section:
-            self.status = DONE  # the text goes on
-            return start
+            return self.stop(start)  # the text goes on
         return self._unexpected(pos, "text inside the tool-call section that is not a call")
 
     def _unexpected(
@@ -114,43 +100,41 @@ class KimiDetector(StateDetector):
         if self._section:
             self.markup.next_call(pos)
             self.markup.fail(error, name=name, call_id=call_id)
-            self._state = _STRAY
+            self._state = _S.STRAY
         else:
             self.markup.fail(error, name=name, call_id=call_id)
-            self.status = DONE
+            self.status = Status.DONE
         return pos
 
     def _stray(self, text: str, pos: int) -> int:
-        found = _ANY_TOKEN.search(text, pos)
+        cut, found = _TOKENS.find(text, pos)
         if found is not None:
-            self._state = _BETWEEN if found.group() in (CALL_BEGIN, *SECTION_ENDS) else _STRAY
-            return found.start() if self._state == _BETWEEN else found.end()
-        held = _ANY_TOKEN_HOLD.search(text, max(pos, len(text) - _HOLD_WINDOW))
-        return held.start() if held is not None else len(text)
+            self._state = _S.BETWEEN if found.group() in (CALL_BEGIN, *SECTION_ENDS) else _S.STRAY
+            return cut if self._state is _S.BETWEEN else found.end()
+        return cut
 
     def _call_id(self, text: str, pos: int) -> int:
-        room = _MAX_ID - sum(map(len, self._id))
+        room = _MAX_ID - sum(map(len, self._id_pieces))
         at = text.find("<", pos, pos + room + 1)
         if at < 0:
             if len(text) - pos > room:
-                self._id = []
+                self._id_pieces = []
                 return self._unexpected(pos + room, "the call id after <|tool_call_begin|> is too long")
-            self._id.append(text[pos:])
+            self._id_pieces.append(text[pos:])
             return len(text)
-        self._id.append(text[pos:at])
+        self._id_pieces.append(text[pos:at])
         found = literal_at(text, at, ARGUMENTS_BEGIN)
         if found == 0:
             return at
-        call_id = "".join(self._id).strip()
+        call_id = "".join(self._id_pieces).strip()
         name = _name(call_id)
         if found < 0:
             error = "expected <|tool_call_argument_begin|> after the call id"
             return self._unexpected(at, error, name=name or None, call_id=call_id or None)
         self._call = self.markup.open_call(call_id or None, name or None)
         if self._call is None:  # past max_calls
-            self.status = DONE
-            return at
-        self._state = _ARGUMENTS_START
+            return self.stop(at)
+        self._state = _S.ARGUMENTS_START
         return at + len(ARGUMENTS_BEGIN)
 
     def _arguments_start(self, text: str, pos: int) -> int:
@@ -165,18 +149,18 @@ class KimiDetector(StateDetector):
                 return pos
             if found == 1:  # no arguments: {}
                 self.calls.whole(call, None)
-                self._state = _BETWEEN
+                self._state = _S.BETWEEN
                 return pos + len(CALL_END)
         self.markup.arguments(call, pos)
-        self._state = _ARGUMENTS
+        self._state = _S.ARGUMENTS
         return pos
 
     def _arguments(self, text: str, pos: int) -> int:
         assert self._call is not None
-        pos, how, _ = arguments_until(self, self._call, text, pos, boundary=_ANY_TOKEN, hold=_ANY_TOKEN_HOLD)
-        if how != MORE:  # the JSON closed, or a token came first (the call was ended there)
-            self._state = _AFTER_ARGUMENTS
-        return pos
+        until = arguments_until(self, self._call, text, pos, tokens=_TOKENS)
+        if until.ended is not Ended.MORE:  # the JSON closed, or a token came first (the call was ended there)
+            self._state = _S.AFTER_ARGUMENTS
+        return until.stop
 
     def _after_arguments(self, text: str, pos: int) -> int:
         pos = skip_blanks(text, pos)
@@ -184,36 +168,36 @@ class KimiDetector(StateDetector):
             return pos
         found = literal_at(text, pos, CALL_END)
         if found == 1:
-            self._state = _BETWEEN
+            self._state = _S.BETWEEN
             return pos + len(CALL_END)
         if found == 0:
             return pos
         if any(literal_at(text, pos, token) >= 0 for token in (CALL_BEGIN, *SECTION_ENDS)):
-            self._state = _BETWEEN  # no <|tool_call_end|>: the next call, or the section's end, ends it
+            self._state = _S.BETWEEN  # no <|tool_call_end|>: the next call, or the section's end, ends it
             return pos
         if not self._section:
-            self.status = DONE
-            return pos
+            return self.stop(pos)
         return self._unexpected(pos, "expected <|tool_call_end|> after the arguments")
 
     def finish(self, rest: str) -> str:
-        self.status = DONE
+        self.status = Status.DONE
         call = self._call
         state = self._state
         if call is not None and call.status == OPEN:
-            if state == _ARGUMENTS:
+            if state is _S.ARGUMENTS:
                 self.calls.feed(call, rest)
             self.markup.fail("the arguments were cut off (the text ended inside them)", call)
-        elif state == _ID:
-            call_id = "".join(self._id).strip()
+        elif state is _S.CALL_ID:
+            call_id = "".join(self._id_pieces).strip()
             self.markup.fail(
                 "the text ended inside a tool call", name=_name(call_id) or None, call_id=call_id or None
             )
-        elif state == _BETWEEN and not self._section:
+        elif state is _S.BETWEEN and not self._section:
             return rest  # blanks held after the last call: text
         return ""
 
-    steps = (_between, _call_id, _arguments_start, _arguments, _after_arguments, _stray)  # by state
+
+_S = KimiDetector.State
 
 
 def _name(call_id: str) -> str:

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .._call import OPEN, Call
-from .._calls import CallAssembler
+from ..._call import OPEN, Call
+from ..._calls import CallAssembler
 
 __all__ = ("Markup",)
 

@@ -2,7 +2,7 @@
 
 Text is released as :class:`~streamcalls.TextDelta` as soon as it can no
 longer be the start of markup.  Each chunk is searched once for every enabled
-detector's triggers (:mod:`~streamcalls.detectors._triggers`: one compiled
+detector's triggers (:mod:`.triggers`: one compiled
 regex for a short chunk, a C-speed scan per first character for a long one);
 only a chunk's last few characters are held back while they could still grow
 into a trigger (``~~`` at a line start, ``<tool_``).  When a trigger matches,
@@ -10,7 +10,7 @@ the text before it is released and the detector takes over until its markup
 ends; a bare-JSON candidate that turns out not to be a call is given back as
 text, and scanning resumes where the detector stopped -- nothing is scanned
 twice, so the work is linear in the text.  What a detector consumes is
-recorded in its :class:`~streamcalls.detectors._markup.Markup`, which the
+recorded in its :class:`.markup.Markup`, which the
 channel ends when the detector stops (reporting a failed call with its markup
 as ``raw``) or discards when the candidate was prose.
 
@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from .._calls import CallAssembler
-from .._events import Event, TextDelta
-from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Trigger
-from ._triggers import FIRST, HOLD_WINDOW, LINE, MID, Found, patterns
+from ..._calls import CallAssembler
+from ..._events import Event, TextDelta
+from .detector import Detector, Tier, Trigger
+from .machine import Status
+from .triggers import HOLD_WINDOW, Found, Where, patterns
 
 __all__ = ("TextChannel",)
 
@@ -131,7 +132,7 @@ class TextChannel:
 
     def _scan(self, text: str) -> None:
         line_start = self._line_start
-        where = FIRST if self._text_start else LINE if line_start else MID
+        where = Where.FIRST if self._text_start else Where.LINE if line_start else Where.MID
         pos = 0
         end = len(text)
         found = self._search.new_text(text)  # what the search keeps about this text
@@ -149,7 +150,7 @@ class TextChannel:
                 return
             start, stop, number = first
             trigger, detector = self._owners[number]
-            if trigger.tier != MARKUP and self._holds[where].match(text, start):
+            if trigger.tier != Tier.MARKUP and self._holds[where].match(text, start):
                 # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait
                 # (whether or not the bare-JSON trigger itself could count).
                 self._text(text[pos:start])
@@ -164,9 +165,9 @@ class TextChannel:
             pos = stop
         self._line_start = text[end - 1] == "\n" if end else line_start
 
-    def _find(self, text: str, pos: int, where: int, found: list[Found | None]) -> Found | None:
+    def _find(self, text: str, pos: int, where: Where, found: list[Found | None]) -> Found | None:
         """The first trigger at or after ``pos``: (start, stop, trigger number)."""
-        here = (LINE if text[pos - 1] == "\n" else MID) if pos else where
+        here = (Where.LINE if text[pos - 1] == "\n" else Where.MID) if pos else where
         if here:  # a line (or the text) starts right here
             match = self._starts[here].match(text, pos)
             if match is not None:
@@ -193,7 +194,7 @@ class TextChannel:
         elif rest:
             # A held trigger that the end of the text completes (an opening
             # fence line with nothing after it) is markup; anything else is text.
-            where = FIRST if text_start else LINE if self._line_start else MID
+            where = Where.FIRST if text_start else Where.LINE if self._line_start else Where.MID
             match = self._starts[where].match(rest + "\n")
             if match is not None and match.end() == len(rest) + 1:
                 assert match.lastgroup is not None
@@ -221,7 +222,7 @@ class TextChannel:
         else:
             self._line_start = line_start
 
-    def _release_up_to_hold(self, text: str, pos: int, line_start: bool, where: int) -> None:
+    def _release_up_to_hold(self, text: str, pos: int, line_start: bool, where: Where) -> None:
         end = len(text)
         held = self._holds[where].search(text, max(pos, end - HOLD_WINDOW))
         cut = held.start() if held is not None else end
@@ -235,7 +236,7 @@ class TextChannel:
         if not self._fallback or self._calls is None:
             return True
         sources = self._calls.sources
-        if trigger.tier == MARKUP:
+        if trigger.tier == Tier.MARKUP:
             return "native" not in sources
         return not sources
 
@@ -262,7 +263,7 @@ class TextChannel:
         stop = detector.feed(text, pos)
         markup.detach(stop)
         status = detector.status
-        if status == ACTIVE:
+        if status is Status.ACTIVE:
             if detector.committed:
                 self._candidate.clear()
                 if text is not full:
@@ -281,11 +282,11 @@ class TextChannel:
                     self._candidate.clear()
             return stop
         self._active = None
-        if status == REJECTED:
+        if status is Status.REJECTED:
             markup.discard()
             self._text("".join(self._candidate) + text[pos:stop])
         else:
-            assert status == DONE
+            assert status is Status.DONE
             markup.end()
         self._candidate.clear()
         return stop

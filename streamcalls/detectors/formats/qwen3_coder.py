@@ -17,29 +17,30 @@ What the chat template renders for a call (the model writes the same)::
   everything else is the value, which may hold line ends and ``<`` (issue 15, rule 2).  A
   ``</parameter>`` ends the value only where ``<parameter=``, ``</function>`` or
   ``</tool_call>`` follows it (after blanks): ``print("</parameter>")`` in code is value.
-- Values are typed by the tools' schemas (:mod:`._values`); without one they are strings.
+- Values are typed by the tools' schemas (:mod:`~streamcalls.detectors._parts.values`); without one they are strings.
 - The call completes at ``</function>`` (or at ``</tool_call>`` when ``</function>`` is
   missing).  ``</tool_call>`` after it is the call's markup; several ``<function=...>``
-  blocks in one ``<tool_call>`` are several calls (the block machine: :mod:`._callblock`).
+  blocks in one ``<tool_call>`` are several calls (the block machine: :mod:`~streamcalls.detectors._parts.callblock`).
 - ``<tool_call>`` is shared with ``hermes`` and ``glm``: with more than one of them on, what
-  follows it decides (:mod:`._tooltag`).
+  follows it decides (:mod:`~streamcalls.detectors._engine.shared`).
 """
 
 from __future__ import annotations
 
-import re
-
-from ._base import Hold, Trigger, prefixes
-from ._callblock import CallBlock
-from ._xmlcall import Closer
+from .._engine.detector import Hold, Trigger
+from .._parts.callblock import CallBlock
+from .._parts.xmlparams import Closer
 
 __all__ = ("Qwen3CoderDetector",)
 
 
 class Qwen3CoderDetector(CallBlock):
     name = "qwen3_coder"
-    triggers = (Trigger("<", re.escape("tool_call>")),)
-    holds = (Hold(prefixes("<tool_call>"), "<"),)
+    triggers = (Trigger.literal("<tool_call>"),)
+    holds = (Hold.literal("<tool_call>"),)
+    shares = "<tool_call>"  # with the other formats whose opener it is (see _engine.shared)
+    claim = "<function="
+    fallback_rank = 1
     opener = "<tool_call>"
     call_open = "<function="
     parameter_open = "<parameter="

@@ -20,65 +20,93 @@ Two modes:
   brace.  Arguments that come before the name go to a *tentative* call,
   which a limit gives up without a trace.
 
+Which keys name the tool, hold the arguments and the call's id is the format's
+(:class:`CallKeys`): ``{"name", "arguments" | "parameters", "id"}`` by default, Cohere's
+``{"tool_name", "parameters", "tool_call_id"}``, or a name-keyed object whose one key is the
+tool's name and whose value is the arguments (Apertus: ``{"get_weather": {"city": "Paris"}}``).
+
 What the object consumes is recorded by the region's
-:class:`~streamcalls.detectors._markup.Markup`; a failed call's ``raw`` is
+:class:`~streamcalls.detectors._engine.markup.Markup`; a failed call's ``raw`` is
 that markup.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from enum import IntEnum
+from typing import Any, NamedTuple
 
 import msgspec
 
-from .._call import COMPLETED, FAILED, OPEN, Call
-from .._calls import CallAssembler
-from .._jsonscan import JsonScanner
-from ._markup import Markup
+from ..._call import COMPLETED, FAILED, OPEN, Call
+from ..._calls import CallAssembler
+from ..._jsonscan import JsonScanner
+from .._engine.machine import Machine, Status
+from .._engine.markup import Markup
 
-__all__ = ("CallObjectParser",)
+__all__ = ("CALL_KEYS", "CallKeys", "CallObjectParser")
 
-# Parser status.
-PARSING = 0
-DONE = 1  # the closing brace was consumed
-REJECTED = 2  # not a call (uncommitted only); stopped before the offending character
-INVALID = 3  # malformed (committed only); stopped at the offending character
 
-# Parser states.
-_OPEN = 0  # before "{"
-_KEY_OR_CLOSE = 1  # after "{"
-_KEY_START = 2  # after ","
-_KEY = 3  # inside a key string
-_COLON = 4
-_VALUE = 5  # before a value
-_STRING = 6  # inside the name or id string
-_SCALAR = 7  # inside a number/literal value
-_ARGUMENTS = 8  # streaming the arguments value into the assembler
-_SKIP = 9  # skipping the value of a key that does not matter
-_AFTER_VALUE = 10  # before "," or "}"
+class CallKeys(NamedTuple):
+    """What the keys of a format's call objects mean."""
+
+    name: frozenset[str] = frozenset({"name"})
+    arguments: frozenset[str] = frozenset({"arguments", "parameters"})
+    id: frozenset[str] = frozenset({"id"})
+    skipped: frozenset[str] = frozenset({"type"})  # known keys whose values do not matter
+    name_keyed: bool = False  # {"NAME": {arguments}}: the object's one key is the tool's name
+
+    @classmethod
+    def of(
+        cls,
+        name: tuple[str, ...] = ("name",),
+        arguments: tuple[str, ...] = ("arguments", "parameters"),
+        id: tuple[str, ...] = ("id",),
+        skipped: tuple[str, ...] = ("type",),
+    ) -> CallKeys:
+        return cls(frozenset(name), frozenset(arguments), frozenset(id), frozenset(skipped))
+
+
+CALL_KEYS = CallKeys()
+_NAME_KEYED = "\0arguments"  # the key a name-keyed object's value is read under
 
 _WHITESPACE = " \t\r\n"
+_BLANKS = re.compile(r"[ \t\r\n]*")
 _STRING_END = re.compile(r'["\\]')
 _SCALAR_END = re.compile(r"[,}\]\s]")
-_ARGUMENT_KEYS = frozenset({"arguments", "parameters"})
-_KNOWN_KEYS = frozenset({"name", "arguments", "parameters", "id", "type"})
 _MAX_SHORT = 512  # longest key, name or id accepted
 
 
-class CallObjectParser:
+class CallObjectParser(Machine):
     """Parses one call object; see the module docstring."""
 
+    class State(IntEnum):
+        OPEN = 0  # before "{"
+        KEY_OR_CLOSE = 1  # after "{"
+        KEY_START = 2  # after ","
+        KEY = 3  # inside a key string
+        COLON = 4
+        VALUE = 5  # before a value
+        STRING = 6  # inside the name or id string
+        SCALAR = 7  # inside a number/literal value
+        ARGUMENTS = 8  # streaming the arguments value into the assembler
+        SKIP = 9  # skipping the value of a key that does not matter
+        AFTER_VALUE = 10  # before "," or "}"
+
     __slots__ = (
+        "_arguments_keys",
         "_calls",
+        "_current_key",
         "_escape",
-        "_key",
+        "_id_keys",
+        "_known_keys",
         "_markup",
+        "_name_keyed",
+        "_name_keys",
         "_pieces",
         "_scalar_for",
         "_short",
         "_skipper",
-        "_state",
         "_string_for",
         "_tools",
         "call",
@@ -87,7 +115,6 @@ class CallObjectParser:
         "has_arguments",
         "id",
         "name",
-        "status",
     )
 
     def __init__(
@@ -98,14 +125,20 @@ class CallObjectParser:
         committed: bool,
         tools: frozenset[str] | None,
         opened: bool = False,
+        keys: CallKeys = CALL_KEYS,
     ) -> None:
         self._calls = calls
         self._markup = markup
         self._tools = tools
+        self._name_keys = keys.name
+        self._arguments_keys = keys.arguments | {_NAME_KEYED} if keys.name_keyed else keys.arguments
+        self._id_keys = keys.id
+        self._known_keys = keys.name | keys.arguments | keys.id | keys.skipped
+        self._name_keyed = keys.name_keyed
         self.committed = committed
-        self.status = PARSING
-        self._state = _KEY_OR_CLOSE if opened else _OPEN
-        self._key = ""
+        self.status = Status.ACTIVE
+        self._state = _S.KEY_OR_CLOSE if opened else _S.OPEN
+        self._current_key = ""
         self._pieces: list[str] = []  # the key, name or id being read
         self._short = 0  # its length so far
         self._escape = False  # the last piece ended on a backslash inside a string
@@ -118,71 +151,54 @@ class CallObjectParser:
         self.has_arguments = False
         self.error = ""
 
-    # -- driving ---------------------------------------------------------------
+    # -- structure -------------------------------------------------------------
+    #
+    # feed (Machine.feed) stops at the end of the text (still ACTIVE), just after the
+    # closing brace (DONE), or at the character that ended the candidate (REJECTED, INVALID).
 
-    def feed(self, text: str, pos: int) -> int:
-        """Consume ``text`` from ``pos``; returns where it stopped.
-
-        It stops at the end of ``text`` (still PARSING), just after the closing
-        brace (DONE), or at the character that ended the candidate (REJECTED,
-        INVALID).
-        """
-        end = len(text)
-        while pos < end and self.status == PARSING:
-            state = self._state
-            if state == _ARGUMENTS:
-                pos = self._arguments(text, pos)
-                continue
-            if state in (_STRING, _KEY):
-                pos = self._string(text, pos)
-                continue
-            if state == _SKIP:
-                pos = self._skip(text, pos)
-                continue
-            if state == _SCALAR:
-                pos = self._scalar(text, pos)
-                continue
-            char = text[pos]
-            if char in _WHITESPACE:
-                pos += 1
-                continue
-            pos = self._structure(char, pos)
-        return pos
-
-    def _structure(self, char: str, pos: int) -> int:
+    def _structure(self, text: str, pos: int) -> int:
+        """Blanks, then one structural character."""
+        if text[pos] in _WHITESPACE:
+            match = _BLANKS.match(text, pos)
+            assert match is not None
+            pos = match.end()
+            if pos == len(text):
+                return pos
+        char = text[pos]
         state = self._state
-        if state == _OPEN:
+        if state is _S.OPEN:
             if char != "{":
                 return self._bad(pos, "a tool call must be a JSON object")
-            self._state = _KEY_OR_CLOSE
-        elif state in (_KEY_OR_CLOSE, _KEY_START):
+            self._state = _S.KEY_OR_CLOSE
+        elif state is _S.KEY_OR_CLOSE or state is _S.KEY_START:
             if char == '"':
-                self._state = _KEY
+                self._state = _S.KEY
                 self._string_for = "key"
-            elif char == "}" and state == _KEY_OR_CLOSE:
+            elif char == "}" and state is _S.KEY_OR_CLOSE:
                 return self._close(pos)
             else:
                 return self._bad(pos, "expected a key in the tool call object")
-        elif state == _COLON:
+        elif state is _S.COLON:
             if char != ":":
                 return self._bad(pos, "expected ':' in the tool call object")
-            self._state = _VALUE
-        elif state == _VALUE:
-            return self._value(char, pos)
-        elif state == _AFTER_VALUE:
-            if char == ",":
-                self._state = _KEY_START
-            elif char == "}":
-                return self._close(pos)
-            else:
-                return self._bad(pos, "expected ',' or '}' in the tool call object")
+            self._state = _S.VALUE
+        elif state is _S.VALUE:
+            return self._begin_value(char, pos)
+        elif char == ",":  # AFTER_VALUE, from here on
+            self._state = _S.KEY_START
+        elif char == "}":
+            return self._close(pos)
+        else:
+            return self._bad(pos, "expected ',' or '}' in the tool call object")
         return pos + 1
+
+    _open = _key_or_close = _key_start = _colon = _value = _after_value = _structure
 
     # -- values --------------------------------------------------------------------
 
-    def _value(self, char: str, pos: int) -> int:
-        key = self._key
-        if key in _ARGUMENT_KEYS:
+    def _begin_value(self, char: str, pos: int) -> int:
+        key = self._current_key
+        if key in self._arguments_keys:
             if self.has_arguments:
                 return self._bad(pos, f"the tool call has {key!r} twice")
             self.has_arguments = True
@@ -191,27 +207,28 @@ class CallObjectParser:
                     return pos
                 assert self.call is not None
                 self._markup.arguments(self.call, pos)
-                self._state = _ARGUMENTS
+                self._state = _S.ARGUMENTS
                 return pos
-            self._state = _SCALAR
+            self._state = _S.SCALAR
             self._scalar_for = "arguments"
             return pos
-        if key in {"name", "id"}:
+        if key in self._name_keys or key in self._id_keys:
+            target = "name" if key in self._name_keys else "id"
             if char == '"':
-                self._state = _STRING
-                self._string_for = key
+                self._state = _S.STRING
+                self._string_for = target
                 return pos + 1
-            if key == "name":
+            if target == "name":
                 return self._bad(pos, "the tool call's name must be a string")
-            self._state = _SCALAR
+            self._state = _S.SCALAR
             self._scalar_for = "id"
             return pos
-        # "type" or (committed only) an unknown key: skip its value.
+        # A skipped or (committed only) an unknown key: skip its value.
         if char in '{["':
             self._skipper = JsonScanner(1_000_000)
-            self._state = _SKIP
+            self._state = _S.SKIP
             return pos
-        self._state = _SCALAR
+        self._state = _S.SCALAR
         self._scalar_for = ""
         return pos
 
@@ -245,19 +262,28 @@ class CallObjectParser:
             return self._bad(at, "malformed string in the tool call object")
         target = self._string_for
         if target == "key":
-            self._key = value
-            self._state = _COLON
-            if not self.committed and value not in _KNOWN_KEYS:
-                return self._reject(at + 1)
-            return at + 1
-        self._state = _AFTER_VALUE
+            return self._key_read(value, at + 1)
+        self._state = _S.AFTER_VALUE
         if target == "id":
             self._set_id(value)
         else:
             self._set_name(value)
-            if self.status != PARSING:
-                return at + 1
         return at + 1
+
+    _key = _string  # a key is read as the name and the id are
+
+    def _key_read(self, value: str, pos: int) -> int:
+        self._state = _S.COLON
+        if self._name_keyed:
+            if self.name is not None or self.has_arguments:
+                return self._bad(pos - 1, "a name-keyed tool call object has one key")
+            self._current_key = _NAME_KEYED
+            self._set_name(value)
+            return pos
+        self._current_key = value
+        if not self.committed and value not in self._known_keys:
+            return self._reject(pos)
+        return pos
 
     def _take(self, text: str, start: int, stop: int) -> None:
         self._pieces.append(text[start:stop])
@@ -280,7 +306,7 @@ class CallObjectParser:
         raw = "".join(self._pieces)
         self._pieces.clear()
         self._short = 0
-        self._state = _AFTER_VALUE
+        self._state = _S.AFTER_VALUE
         try:
             value: Any = msgspec.json.decode(raw)
         except msgspec.DecodeError:
@@ -304,7 +330,7 @@ class CallObjectParser:
         if end < 0:
             return len(text)
         self._skipper = None
-        self._state = _AFTER_VALUE
+        self._state = _S.AFTER_VALUE
         return pos + end
 
     def _arguments(self, text: str, pos: int) -> int:
@@ -314,7 +340,7 @@ class CallObjectParser:
         end = pos + rest if rest >= 0 else len(text)
         if call.closed_json:  # the value ended (also when it was counted on past a limit)
             self._markup.after_arguments(end)
-            self._state = _AFTER_VALUE
+            self._state = _S.AFTER_VALUE
             return end
         if call.status == OPEN or call.draining:
             return len(text)
@@ -344,7 +370,7 @@ class CallObjectParser:
     def _open_call(self) -> bool:
         call = self._markup.open_call(self.id, self.name, deferred=True, tentative=not self.committed)
         if call is None:  # over max_calls, already reported
-            self.status = INVALID
+            self.status = Status.INVALID
             return False
         self.call = call
         if self.name:
@@ -357,13 +383,13 @@ class CallObjectParser:
             if not self.committed:
                 return self._reject(pos)
             self.error = "the tool call object has no name"
-            self.status = INVALID
+            self.status = Status.INVALID
             return pos + 1
         if not self.has_arguments and not self.committed and self._tools is None:
             return self._reject(pos)  # {"name": "x"} in prose: data, unless tools= names x
         if self.call is None and not self._open_call():  # no arguments, or null: {}
             return pos + 1
-        self.status = DONE
+        self.status = Status.DONE
         return pos + 1
 
     def finish_call(self) -> None:
@@ -384,7 +410,7 @@ class CallObjectParser:
         if not self.committed:
             return self._reject(pos)
         self.error = error
-        self.status = INVALID
+        self.status = Status.INVALID
         return pos
 
     def _reject(self, pos: int) -> int:
@@ -392,7 +418,10 @@ class CallObjectParser:
         return pos
 
     def _reject_now(self) -> None:
-        self.status = REJECTED
+        self.status = Status.REJECTED
         if self.call is not None:
             self._calls.discard(self.call)
             self.call = None
+
+
+_S = CallObjectParser.State

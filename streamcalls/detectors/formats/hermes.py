@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from ._base import Hold, Trigger, prefixes
-from ._block import BlockDetector
+from .._engine.detector import Hold, Trigger, prefixes
+from .._parts.block import BlockDetector
 
 __all__ = ("HermesDetector",)
 
@@ -26,8 +26,11 @@ _CLOSE_HOLD = re.compile(prefixes("</tool_call>") + r"\Z")
 
 class HermesDetector(BlockDetector):
     name = "hermes"
-    triggers = (Trigger("<", re.escape("tool_call>")),)
-    holds = (Hold(prefixes("<tool_call>"), "<"),)
+    triggers = (Trigger.literal("<tool_call>"),)
+    holds = (Hold.literal("<tool_call>"),)
+    shares = "<tool_call>"  # with the other formats whose opener it is (see _engine.shared)
+    claim = "{"
+    fallback_rank = 2
     close = (_CLOSE, _CLOSE)  # anywhere, line start or not
     close_hold = (_CLOSE_HOLD, _CLOSE_HOLD)
 

@@ -1,6 +1,6 @@
 """What the text channel searches with, built once per set of detectors, and the search itself.
 
-Every enabled detector's triggers (:class:`~streamcalls.detectors._base.Trigger`)
+Every enabled detector's triggers (:class:`.detector.Trigger`)
 become a few compiled regexes (:class:`Patterns`, cached per set of detector
 classes, since building them is most of a parser's set-up):
 
@@ -49,21 +49,27 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from enum import IntEnum
 from typing import NamedTuple
 
-from ._base import Detector, Hold, Trigger
+from .detector import Detector, Hold, Trigger
 
-__all__ = ("FIRST", "HOLD_WINDOW", "LINE", "MID", "SHORT", "Found", "Patterns", "TriggerSearch", "patterns")
+__all__ = ("HOLD_WINDOW", "SHORT", "Found", "Patterns", "TriggerSearch", "Where", "patterns")
 
 _LINE_START = r"(?:\A|(?<=\n))"
 _MID_LINE = r"(?<=\n)"
 _TEXT_START = r"\A"
 
-# Where the text being searched begins: its first character continues a line,
-# starts one, or is the very first character of the text.
-MID = 0
-LINE = 1
-FIRST = 2
+
+class Where(IntEnum):
+    """Where the text being searched begins: its first character continues a line, starts one,
+    or is the very first character of the text."""
+
+    MID = 0
+    LINE = 1
+    FIRST = 2
+
+
 HOLD_WINDOW = 96  # no held prefix is longer than this
 
 SHORT = 1024  # up to this many characters, one search holding every trigger
@@ -208,24 +214,24 @@ def _which(scan: _Scan, text: str, start: int) -> Found:
 # -- the rest of the patterns ------------------------------------------------------------------
 
 
-def _start_pattern(triggers: Sequence[Trigger], where: int) -> re.Pattern[str]:
+def _start_pattern(triggers: Sequence[Trigger], where: Where) -> re.Pattern[str]:
     """The triggers that may begin exactly where a match is tried (``n<number>`` groups)."""
     alternatives = [
         f"(?P<n{number}>{trigger.pattern})"
         for number, trigger in enumerate(triggers)
-        if where == FIRST
-        or (where == LINE and not trigger.text_start)
+        if where == Where.FIRST
+        or (where == Where.LINE and not trigger.text_start)
         or not (trigger.line_start or trigger.text_start)
     ]
     return re.compile("|".join(alternatives)) if alternatives else _NEVER
 
 
-def _hold_pattern(holds: Sequence[Hold], where: int) -> re.Pattern[str]:
-    line_start = _MID_LINE if where == MID else _LINE_START
+def _hold_pattern(holds: Sequence[Hold], where: Where) -> re.Pattern[str]:
+    line_start = _MID_LINE if where == Where.MID else _LINE_START
     alternatives = [
         (_TEXT_START if hold.text_start else line_start if hold.line_start else "") + f"(?:{hold.pattern})"
         for hold in holds
-        if where == FIRST or not hold.text_start
+        if where == Where.FIRST or not hold.text_start
     ]
     return re.compile("(?:" + "|".join(alternatives) + ")\\Z") if alternatives else _NEVER
 
@@ -235,7 +241,7 @@ class Patterns(NamedTuple):
 
     owners: tuple[tuple[Trigger, int], ...]  # each trigger, with its detector's position
     search: TriggerSearch
-    # Each indexed by where the text begins (MID, LINE, FIRST): the triggers that may begin
+    # Each indexed by where the text begins (Where): the triggers that may begin
     # right there, and what the text may end with while one could still follow.
     starts: tuple[re.Pattern[str], ...]
     holds: tuple[re.Pattern[str], ...]
@@ -264,8 +270,8 @@ def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
     return Patterns(
         owners,
         TriggerSearch(triggers),
-        tuple(_start_pattern(triggers, where) for where in (MID, LINE, FIRST)),
-        tuple(_hold_pattern(holds, where) for where in (MID, LINE, FIRST)),
+        tuple(_start_pattern(triggers, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
+        tuple(_hold_pattern(holds, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
         re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
         frozenset({t.lead for t in triggers if t.line_start or t.text_start})
         | {c for h in holds if h.line_start or h.text_start for c in h.first},

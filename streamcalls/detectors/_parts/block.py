@@ -12,22 +12,25 @@ became a call is prose, delimiters and all.
 from __future__ import annotations
 
 import re
+from enum import IntEnum
 from typing import ClassVar
 
-from .._calls import CallAssembler
-from ._base import ACTIVE, DONE, REJECTED, Detector
-from ._callobject import DONE as OBJECT_DONE
-from ._callobject import INVALID, PARSING, CallObjectParser
-from ._callobject import REJECTED as OBJECT_REJECTED
-from ._markup import Markup
+from ..._calls import CallAssembler
+from .._engine.detector import Detector
+from .._engine.machine import Machine, Status
+from .._engine.markup import Markup
+from .callobject import CallObjectParser
 
 __all__ = ("BlockBody", "BlockDetector")
 
 _WHITESPACE = " \t\r\n"
 
 
-class BlockBody:
+class BlockBody(Machine):
     """The body of one delimited block, and the call it holds."""
+
+    class State(IntEnum):
+        BODY = 0  # up to the closing delimiter
 
     __slots__ = (
         "_close",
@@ -37,7 +40,6 @@ class BlockBody:
         "_markup",
         "_seen",
         "object",
-        "status",
     )
 
     def __init__(
@@ -58,31 +60,32 @@ class BlockBody:
         self._seen = False  # a character other than a blank in the body
         self._error = ""
         self._line_start = True  # blocks start after the opening line's end
-        self.status = ACTIVE
+        self._state = BlockBody.State.BODY
+        self.status = Status.ACTIVE
 
     @property
     def committed(self) -> bool:
         return self.object.committed
 
-    def feed(self, text: str, pos: int) -> int:
+    def _body(self, text: str, pos: int) -> int:
         line_start = self._line_start if pos == 0 else text[pos - 1] == "\n"
         match = self._close[line_start].search(text, pos)
         if match is None:
             held = self._close_hold[line_start].search(text, max(pos, len(text) - 96))
             cut = held.start() if held is not None else len(text)
-            rejected_at = self._body(text, pos, cut)
+            rejected_at = self._feed_object(text, pos, cut)
             if rejected_at >= 0:
                 return rejected_at
             if cut > pos:
                 self._line_start = text[cut - 1] == "\n"
             return cut
-        rejected_at = self._body(text, pos, match.start())
+        rejected_at = self._feed_object(text, pos, match.start())
         if rejected_at >= 0:
             return rejected_at
-        if self.status == ACTIVE:
+        if self.status is Status.ACTIVE:
             if not self.object.committed:  # a candidate that never became a call: prose
                 self.object.abandon()
-                self.status = REJECTED
+                self.status = Status.REJECTED
                 return match.end()
             self._markup.after_arguments(match.start())  # arguments never closed end here
             self._close_block()
@@ -96,38 +99,38 @@ class BlockBody:
         """
         match = self._close[self._line_start].match(rest + "\n")
         if match is not None and match.end() == len(rest) + 1:
-            if self.status == ACTIVE:
+            if self.status is Status.ACTIVE:
                 self._markup.after_arguments(0)
                 self._close_block()
             return
-        self._body(rest, 0, len(rest))
-        if self.status == ACTIVE:
-            self.status = DONE
+        self._feed_object(rest, 0, len(rest))
+        if self.status is Status.ACTIVE:
+            self.status = Status.DONE
             self.object.fail("the block was never closed (the text ended inside it)")
 
-    def _body(self, text: str, start: int, stop: int) -> int:
+    def _feed_object(self, text: str, start: int, stop: int) -> int:
         """Feed the body's next part; returns where the object was rejected, or -1."""
-        if start >= stop or self.status != ACTIVE:
+        if start >= stop or self.status is not Status.ACTIVE:
             return -1
         if not self._seen and text[start:stop].strip(_WHITESPACE):
             self._seen = True
         obj = self.object
-        if obj.status == PARSING:
+        if obj.active:
             # Fed with the text before ``start`` too, so that positions stay the markup's.
             start = obj.feed(text if stop == len(text) else text[:stop], start)
-            if obj.status == OBJECT_REJECTED:
-                self.status = REJECTED
+            if obj.status is Status.REJECTED:
+                self.status = Status.REJECTED
                 return start  # prose resumes exactly where the candidate stopped being one
-            if obj.status == INVALID and not self._error:
+            if obj.status is Status.INVALID and not self._error:
                 self._error = obj.error or "malformed tool call object"
-        if obj.status == OBJECT_DONE and not self._error and text[start:stop].strip(_WHITESPACE):
+        if obj.status is Status.DONE and not self._error and text[start:stop].strip(_WHITESPACE):
             self._error = "unexpected text after the tool call object"
         return -1
 
     def _close_block(self) -> None:
-        self.status = DONE
+        self.status = Status.DONE
         obj = self.object
-        if obj.status == PARSING and not self._error:
+        if obj.status is Status.ACTIVE and not self._error:
             if not self._seen:
                 self._error = "the block holds no tool call"
             else:
@@ -146,13 +149,16 @@ class BlockDetector(Detector):
     detector's own triggers.
     """
 
+    class State(IntEnum):
+        BODY = 0
+
     close: ClassVar[tuple[re.Pattern[str], re.Pattern[str]]]
     close_hold: ClassVar[tuple[re.Pattern[str], re.Pattern[str]]]
 
-    __slots__ = ("_body",)
+    __slots__ = ("_block",)
 
     def begin(self, trigger: str) -> None:
-        self._body = BlockBody(
+        self._block = BlockBody(
             self.calls,
             self.markup,
             close=self.close,
@@ -160,16 +166,16 @@ class BlockDetector(Detector):
             committed=True,
             tools=self.tools,
         )
-        self.status = ACTIVE
-        self.committed = True
+        self.start(BlockDetector.State.BODY)
 
-    def feed(self, text: str, pos: int) -> int:
-        stop = self._body.feed(text, pos)
-        if self._body.status != ACTIVE:
-            self.status = DONE
+    def _body(self, text: str, pos: int) -> int:
+        block = self._block
+        stop = block.feed(text, pos)
+        if block.status is not Status.ACTIVE:
+            self.status = Status.DONE
         return stop
 
     def finish(self, rest: str) -> str:
-        self._body.finish(rest)
-        self.status = DONE
+        self._block.finish(rest)
+        self.status = Status.DONE
         return ""

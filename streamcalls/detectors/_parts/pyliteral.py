@@ -27,39 +27,23 @@ call or an expression in a value, a set, bytes, an f-string, a repeated
 keyword or key, a surrogate escape, nesting past ``max_json_depth``, JSON past
 the room the call has.  After a failure the reader goes on, writing nothing,
 to the call's closing ``)`` -- through strings and brackets, in constant
-memory -- so that the next call can be read (:class:`~._pytokens.Skipper`).
+memory -- so that the next call can be read (:class:`~.pytokens.Skipper`).
 The JSON side -- containers, keys, commas, the room -- is
-:class:`~._pyjson.JsonWriter`; Python's lexical pieces are in
-:mod:`~._pytokens`.
+:class:`~.pyjson.JsonWriter`; Python's lexical pieces are in
+:mod:`~.pytokens`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from enum import IntEnum
 
-from ._pyjson import DICT, LIST, TUPLE, Failure, JsonWriter
-from ._pytokens import STRING_STOPS, Skipper, escape, is_float, number_json
+from .._engine.machine import Machine, Status
+from .pyjson import DICT, LIST, TUPLE, Failure, JsonWriter
+from .pytokens import STRING_STOPS, Skipper, escape, is_float, number_json
 
-__all__ = ("BROKEN", "DONE", "FAILED", "READING", "PythonArguments")
-
-# Reader status.
-READING = 0
-DONE = 1  # the closing ")" was read; the JSON is complete
-FAILED = 2  # the closing ")" was read after a failure
-BROKEN = 3  # a "]" or "}" that closes nothing stopped it (not consumed)
-
-# States.
-_ITEM = 0  # an item or the container's end
-_AFTER_ITEM = 1  # "," or the container's end (":" after a dict's key)
-_VALUE = 2  # a value (after "=" or ":")
-_KEYWORD = 3
-_EQUALS = 4
-_STRING = 5
-_NUMBER = 6
-_WORD = 7
-_SKIP = 8
-_OPEN = 9  # nothing read yet: "{" is written first
+__all__ = ("PythonArguments",)
 
 _BLANKS = re.compile(r"[ \t\r\n\f]*")
 _WORD_CHARS = re.compile(r"\w*")
@@ -71,8 +55,24 @@ _CLOSERS = ")]}"
 _OPENERS = {"[": LIST, "(": TUPLE, "{": DICT}
 
 
-class PythonArguments:
-    """Reads one call's arguments, from after its ``(`` to its ``)``."""
+class PythonArguments(Machine):
+    """Reads one call's arguments, from after its ``(`` to its ``)``.
+
+    ``status`` ends DONE at the closing ``)`` (the JSON is complete), FAILED at the closing
+    ``)`` after a failure, BROKEN at a ``]`` or ``}`` that closes nothing (not consumed).
+    """
+
+    class State(IntEnum):
+        OPEN = 0  # nothing read yet: "{" is written first
+        ITEM = 1  # an item or the container's end
+        AFTER_ITEM = 2  # "," or the container's end (":" after a dict's key)
+        VALUE = 3  # a value (after "=" or ":")
+        KEYWORD = 4
+        EQUALS = 5
+        STRING = 6
+        NUMBER = 7
+        WORD = 8
+        SKIP = 9
 
     __slots__ = (
         "_json",
@@ -80,24 +80,22 @@ class PythonArguments:
         "_quote",
         "_raw",
         "_skipper",
-        "_state",
         "_token",
         "_triple",
         "error",
         "limit",
-        "status",
     )
 
     def __init__(self, write: Callable[[str], None], *, max_depth: int, room: int, room_error: str) -> None:
         self._json = JsonWriter(write, max_depth=max_depth, room=room, room_error=room_error)
-        self._state = _OPEN
+        self._state = _S.OPEN
         self._token: list[str] = []  # a number or a word so far
         self._negative = False
         self._quote = ""
         self._triple = False
         self._raw = False
         self._skipper: Skipper | None = None
-        self.status = READING
+        self.status = Status.ACTIVE
         self.error: str | None = None  # why the call failed
         self.limit = False  # it failed at a size limit
 
@@ -107,78 +105,72 @@ class PythonArguments:
         """Read ``text`` from ``pos``; returns where it stopped: the call's end, the
         text's end or a piece it must see whole (a quote or an escape cut by the chunk's
         end), or -- once, with ``error`` set -- where the call failed."""
-        end = len(text)
         try:
-            if self._state == _OPEN:
-                self._state = _ITEM
-                self._json.out("{", pos)
-            while pos < end and self.status == READING:
-                if self._state == _SKIP:
-                    return self._skip(text, pos)
-                before = pos
-                state = self._state
-                pos = self._step(text, pos)
-                if pos == before and self._state == state:
-                    break  # wait for more text
+            return super().feed(text, pos)
         except Failure as failure:
             self.error = failure.error
             self.limit = failure.limit
             self._start_skipping()
             return failure.pos
-        return pos
 
     def finish(self) -> str | None:
         """The text ended inside the call: what was cut off, if it had not failed yet."""
         return None if self.error is not None else "the call was cut off (the text ended inside it)"
 
-    def _step(self, text: str, pos: int) -> int:
-        state = self._state
-        if state == _STRING:
-            return self._string(text, pos)
-        if state == _NUMBER:
-            return self._number(text, pos)
-        if state == _WORD:
-            return self._word(text, pos)
-        if state == _KEYWORD:
-            return self._keyword(text, pos)
+    def _open(self, text: str, pos: int) -> int:
+        self._state = _S.ITEM
+        self._json.out("{", pos)
+        return pos
+
+    def _blanks(self, text: str, pos: int) -> int:
         match = _BLANKS.match(text, pos)
         assert match is not None
-        pos = match.end()
+        return match.end()
+
+    def _equals(self, text: str, pos: int) -> int:
+        pos = self._blanks(text, pos)
+        return pos if pos == len(text) else self._equals_char(text, pos)
+
+    def _after_item(self, text: str, pos: int) -> int:
+        pos = self._blanks(text, pos)
+        return pos if pos == len(text) else self._after_item_char(text, pos)
+
+    def _item(self, text: str, pos: int) -> int:
+        pos = self._blanks(text, pos)
         if pos == len(text):
             return pos
-        if state == _EQUALS:
-            return self._equals(text, pos)
-        if state == _AFTER_ITEM:
-            return self._after_item(text, pos)
         char = text[pos]
-        if state == _ITEM and char in _CLOSERS:
+        if char in _CLOSERS:
             return self._close(char, pos)
-        if state == _ITEM and not self._json.depth:  # the call's own items: keywords
+        if not self._json.depth:  # the call's own items: keywords
             if char.isidentifier():
                 self._token = []
-                self._state = _KEYWORD
+                self._state = _S.KEYWORD
                 return pos
             if char == "*":
                 raise Failure("*args and **kwargs are not literal arguments", pos)
             raise Failure("a positional argument (only keyword arguments are read)", pos)
-        if state == _ITEM:
-            self._json.item(pos)
-            self._state = _VALUE  # (a value that must wait for more text starts only once)
+        self._json.item(pos)
+        self._state = _S.VALUE  # (a value that must wait for more text starts only once)
         return self._value_start(text, pos)
+
+    def _value(self, text: str, pos: int) -> int:
+        pos = self._blanks(text, pos)
+        return pos if pos == len(text) else self._value_start(text, pos)
 
     # -- structure ---------------------------------------------------------------------------
 
-    def _after_item(self, text: str, pos: int) -> int:
+    def _after_item_char(self, text: str, pos: int) -> int:
         char = text[pos]
         if self._json.in_key:  # a dict's key: ":" must follow
             if char == ":":
                 self._json.colon(pos)
-                self._state = _VALUE
+                self._state = _S.VALUE
                 return pos + 1
             raise Failure("a set, or a dict key without its value (only dicts are read)", pos)
         if char == ",":
             self._json.comma()
-            self._state = _ITEM
+            self._state = _S.ITEM
             return pos + 1
         if char in _CLOSERS:
             return self._close(char, pos)
@@ -186,14 +178,14 @@ class PythonArguments:
 
     def _close(self, char: str, pos: int) -> int:
         if self._json.close(char, pos):
-            self.status = DONE
+            self.status = Status.DONE
         else:
-            self._state = _AFTER_ITEM
+            self._state = _S.AFTER_ITEM
         return pos + 1
 
     def _scalar(self, json_text: str, pos: int) -> None:
         self._json.scalar(json_text, pos)
-        self._state = _AFTER_ITEM
+        self._state = _S.AFTER_ITEM
 
     # -- keywords --------------------------------------------------------------------------------
 
@@ -205,10 +197,10 @@ class PythonArguments:
             raise Failure("a keyword too long", pos)
         if match.end() == len(text):
             return match.end()
-        self._state = _EQUALS
+        self._state = _S.EQUALS
         return match.end()
 
-    def _equals(self, text: str, pos: int) -> int:
+    def _equals_char(self, text: str, pos: int) -> int:
         if text[pos] != "=":
             raise Failure("a positional argument (only keyword arguments are read)", pos)
         if pos + 1 == len(text):
@@ -216,7 +208,7 @@ class PythonArguments:
         if text[pos + 1] == "=":
             raise Failure("an expression, not a keyword argument", pos)
         self._json.keyword("".join(self._token), pos)
-        self._state = _VALUE
+        self._state = _S.VALUE
         return pos + 1
 
     # -- values ------------------------------------------------------------------------------------
@@ -228,7 +220,7 @@ class PythonArguments:
         if char in "0123456789.":
             self._token = []
             self._negative = False
-            self._state = _NUMBER
+            self._state = _S.NUMBER
             return pos
         if char == "-":
             if pos + 1 == len(text):
@@ -237,16 +229,16 @@ class PythonArguments:
                 raise Failure("an expression, not a literal", pos)
             self._token = []
             self._negative = True
-            self._state = _NUMBER
+            self._state = _S.NUMBER
             return pos + 1
         if char.isidentifier():
             self._token = []
-            self._state = _WORD
+            self._state = _S.WORD
             return pos
         close = _OPENERS.get(char)
         if close is not None:
             self._json.open(close, pos)
-            self._state = _ITEM
+            self._state = _S.ITEM
             return pos + 1
         raise Failure(f"unexpected {char!r} where a value should be", pos)
 
@@ -260,7 +252,7 @@ class PythonArguments:
         self._triple = triple
         self._raw = raw
         self._json.string_open(pos)
-        self._state = _STRING
+        self._state = _S.STRING
         return at + (3 if triple else 1)
 
     def _string(self, text: str, pos: int) -> int:
@@ -301,7 +293,7 @@ class PythonArguments:
         return pos
 
     def _string_end(self, pos: int) -> int:
-        self._state = _AFTER_ITEM  # (a failure from here on is outside the string)
+        self._state = _S.AFTER_ITEM  # (a failure from here on is outside the string)
         self._json.string_close(pos)
         return pos
 
@@ -355,19 +347,22 @@ class PythonArguments:
 
     def _start_skipping(self) -> None:
         depth = self._json.depth
-        if self._state == _STRING:
+        if self._state == _S.STRING:
             self._skipper = Skipper(")", depth=depth, quote=self._quote, triple=self._triple, raw=self._raw)
         else:
             self._skipper = Skipper(")", depth=depth)
-        self._state = _SKIP
+        self._state = _S.SKIP
 
     def _skip(self, text: str, pos: int) -> int:
         skipper = self._skipper
         assert skipper is not None
         pos = skipper.feed(text, pos)
         if skipper.stop == ")":
-            self.status = FAILED
+            self.status = Status.FAILED
             return pos + 1
         if skipper.stop:
-            self.status = BROKEN
+            self.status = Status.BROKEN
         return pos
+
+
+_S = PythonArguments.State
