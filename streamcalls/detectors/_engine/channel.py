@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from ..._calls import CallAssembler
 from ..._events import Event, TextDelta
 from .detector import Detector, Tier, Trigger
-from .machine import Status
+from .machine import Status, fast
 from .triggers import HOLD_WINDOW, Found, Where, patterns
 
 __all__ = ("TextChannel",)
@@ -132,7 +132,7 @@ class TextChannel:
 
     def _scan(self, text: str) -> None:
         line_start = self._line_start
-        where = Where.FIRST if self._text_start else Where.LINE if line_start else Where.MID
+        where = _Where.FIRST if self._text_start else _Where.LINE if line_start else _Where.MID
         pos = 0
         end = len(text)
         found = self._search.new_text(text)  # what the search keeps about this text
@@ -150,7 +150,7 @@ class TextChannel:
                 return
             start, stop, number = first
             trigger, detector = self._owners[number]
-            if trigger.tier != Tier.MARKUP and self._holds[where].match(text, start):
+            if trigger.tier != _Tier.MARKUP and self._holds[where].match(text, start):
                 # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait
                 # (whether or not the bare-JSON trigger itself could count).
                 self._text(text[pos:start])
@@ -167,7 +167,7 @@ class TextChannel:
 
     def _find(self, text: str, pos: int, where: Where, found: list[Found | None]) -> Found | None:
         """The first trigger at or after ``pos``: (start, stop, trigger number)."""
-        here = (Where.LINE if text[pos - 1] == "\n" else Where.MID) if pos else where
+        here = (_Where.LINE if text[pos - 1] == "\n" else _Where.MID) if pos else where
         if here:  # a line (or the text) starts right here
             match = self._starts[here].match(text, pos)
             if match is not None:
@@ -194,7 +194,7 @@ class TextChannel:
         elif rest:
             # A held trigger that the end of the text completes (an opening
             # fence line with nothing after it) is markup; anything else is text.
-            where = Where.FIRST if text_start else Where.LINE if self._line_start else Where.MID
+            where = _Where.FIRST if text_start else _Where.LINE if self._line_start else _Where.MID
             match = self._starts[where].match(rest + "\n")
             if match is not None and match.end() == len(rest) + 1:
                 assert match.lastgroup is not None
@@ -236,7 +236,7 @@ class TextChannel:
         if not self._fallback or self._calls is None:
             return True
         sources = self._calls.sources
-        if trigger.tier == Tier.MARKUP:
+        if trigger.tier == _Tier.MARKUP:
             return "native" not in sources
         return not sources
 
@@ -263,7 +263,7 @@ class TextChannel:
         stop = detector.feed(text, pos)
         markup.detach(stop)
         status = detector.status
-        if status is Status.ACTIVE:
+        if status is _Status.ACTIVE:
             if detector.committed:
                 self._candidate.clear()
                 if text is not full:
@@ -282,11 +282,11 @@ class TextChannel:
                     self._candidate.clear()
             return stop
         self._active = None
-        if status is Status.REJECTED:
+        if status is _Status.REJECTED:
             markup.discard()
             self._text("".join(self._candidate) + text[pos:stop])
         else:
-            assert status is Status.DONE
+            assert status is _Status.DONE
             markup.end()
         self._candidate.clear()
         return stop
@@ -299,3 +299,8 @@ class TextChannel:
         markup.detach(len(rest) - len(prose))
         markup.end()
         self._text(prose)
+
+
+_Status = fast(Status)
+_Where = fast(Where)
+_Tier = fast(Tier)

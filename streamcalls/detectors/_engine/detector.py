@@ -8,7 +8,7 @@ from typing import ClassVar, NamedTuple
 
 from ..._calls import CallAssembler
 from ..._events import Event, ReasoningDelta, TextDelta
-from .machine import Machine, Status
+from .machine import Machine, Status, fast
 from .markup import Markup
 from .tools import ToolTypes
 
@@ -122,7 +122,7 @@ class Detector(Machine):
         self.tools = tools  # the names tools= gave, or None
         self.out = out  # the channel's events
         self.types = types  # the tools' parameter types, for formats whose values are bare text
-        self.status = Status.DONE
+        self.status = _Status.DONE
         self.committed = False
         self.markup = Markup(calls, self.name)
 
@@ -132,7 +132,7 @@ class Detector(Machine):
 
     def start(self, state: IntEnum, *, committed: bool = True) -> None:
         """Start a region in ``state`` (what most :meth:`begin` methods do first)."""
-        self.status = Status.ACTIVE
+        self.status = _Status.ACTIVE
         self.committed = committed
         self._state = state
 
@@ -149,7 +149,7 @@ class Detector(Machine):
 
     def stop(self, pos: int) -> int:
         """The markup ends at ``pos``: the text resumes there."""
-        self.status = Status.DONE
+        self.status = _Status.DONE
         return pos
 
     def content(self, text: str, start: int, stop: int, *, reasoning: bool = False) -> None:
@@ -159,3 +159,6 @@ class Detector(Machine):
         self.markup.content(start, stop)
         if stop > start:
             self.out.append(ReasoningDelta(text[start:stop]) if reasoning else TextDelta(text[start:stop]))
+
+
+_Status = fast(Status)

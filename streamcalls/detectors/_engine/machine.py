@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import IntEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, cast
 
-__all__ = ("ACTIVE", "Machine", "Status")
+__all__ = ("Machine", "Status", "fast")
+
+E = TypeVar("E", bound=IntEnum)
 
 
 class Status(IntEnum):
@@ -34,6 +36,17 @@ class Status(IntEnum):
     INVALID = 3  # malformed markup; it stopped at the offending character
     FAILED = 4  # it read on to its end after a failure (a Python call to its ")")
     BROKEN = 5  # a closer that closes nothing stopped it (not consumed)
+
+
+def fast(states: type[E]) -> type[E]:
+    """The members of ``states``, as plain attributes of a class without a metaclass.
+
+    The same members, looked up about three times faster: a lookup on an Enum class goes
+    through its metaclass's attribute hook, and steps look states up on every transition.
+    Each module binds its machine's states this way (``_S = fast(KimiDetector.State)``); to
+    the type checker it is the enum itself.
+    """
+    return cast("type[E]", type(states.__name__, (), dict(states.__members__)))
 
 
 ACTIVE = Status.ACTIVE

@@ -31,7 +31,7 @@ from enum import IntEnum
 from ..._calls import CallAssembler
 from ..._events import Event
 from .detector import Detector, prefixes
-from .machine import Status
+from .machine import Status, fast
 from .tokens import Seen, literal_prefix_at
 from .tools import ToolTypes
 
@@ -93,7 +93,7 @@ class SharedOpener(Detector):
     def finish(self, rest: str) -> str:
         detector = self._chosen or self._pick(rest, 0, final=True)
         assert detector is not None
-        self.status = Status.DONE
+        self.status = _Status.DONE
         return detector.finish(rest)
 
     def _pick(self, text: str, pos: int, *, final: bool) -> Detector | None:
@@ -152,4 +152,5 @@ def _opener(first: Detector, group: list[Detector]) -> SharedOpener:
 
 
 _OPENERS: dict[str, type[SharedOpener]] = {}
-_S = SharedOpener.State
+_S = fast(SharedOpener.State)
+_Status = fast(Status)

@@ -56,28 +56,25 @@ class Tokens:
     """A set of literal tokens, searched for in text: the first one at or after a place, or,
     when none is there, where a prefix of one may begin at the text's end (to be held)."""
 
-    __slots__ = ("_any", "_hold", "_window", "literals")
+    __slots__ = ("hold", "literals", "pattern", "window")
 
     def __init__(self, literals: tuple[str, ...]) -> None:
         self.literals = literals
-        self._any, self._hold = _patterns(literals)
-        self._window = max(map(len, literals))
-
-    def search(self, text: str, pos: int) -> re.Match[str] | None:
-        """The first of the tokens at or after ``pos``."""
-        return self._any.search(text, pos)
+        self.pattern, self.hold = _patterns(literals)  # any of them; a prefix of one at the end
+        self.window = max(map(len, literals))  # how far back from the end a prefix may begin
 
     def held(self, text: str, pos: int) -> int:
         """Where text that may still become one of the tokens begins at the text's end (or its length)."""
-        found = self._hold.search(text, max(pos, len(text) - self._window))
+        found = self.hold.search(text, max(pos, len(text) - self.window))
         return found.start() if found is not None else len(text)
 
     def find(self, text: str, pos: int) -> tuple[int, re.Match[str] | None]:
         """(where the text surely holds none of the tokens up to, the token found there or None)."""
-        found = self._any.search(text, pos)
+        found = self.pattern.search(text, pos)
         if found is not None:
             return found.start(), found
-        return self.held(text, pos), None
+        held = self.hold.search(text, max(pos, len(text) - self.window))
+        return (held.start() if held is not None else len(text)), None
 
 
 @functools.cache

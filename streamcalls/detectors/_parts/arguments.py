@@ -10,14 +10,14 @@ whatever they hold) feed them up to that token (:func:`arguments_until`).
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
 
 from ..._call import OPEN, Call
 from ..._calls import CallAssembler
 from .._engine.detector import Detector
+from .._engine.machine import fast
 from .._engine.tokens import Tokens
 
-__all__ = ("Ended", "Until", "arguments_until", "feed_arguments")
+__all__ = ("Ended", "arguments_until", "feed_arguments")
 
 
 def feed_arguments(calls: CallAssembler, call: Call, text: str, pos: int) -> int:
@@ -37,29 +37,35 @@ class Ended(IntEnum):
     BOUNDARY = 2  # a token ended them first; the call was ended there
 
 
-class Until(NamedTuple):
-    stop: int  # where it stopped
-    ended: Ended
-    token: str  # the token, for BOUNDARY (not consumed)
+_E = fast(Ended)
 
 
-def arguments_until(detector: Detector, call: Call, text: str, pos: int, *, tokens: Tokens) -> Until:
+def arguments_until(
+    detector: Detector, call: Call, text: str, pos: int, *, tokens: Tokens
+) -> tuple[int, Ended, str]:
     """Feed a call's arguments from ``pos`` up to the next of ``tokens`` (tokens that end
     arguments whatever they hold, such as Harmony's and Kimi's).
+
+    Returns where it stopped, how, and, for BOUNDARY, the token (not consumed).
 
     A possible start of a token at the text's end is left for the next text.  A token that
     comes before the JSON closed ends the call there (``CallAssembler.end``: a number fails as
     not an object, an open object as truncated).
     """
-    cut, found = tokens.find(text, pos)
+    found = tokens.pattern.search(text, pos)
+    if found is not None:
+        cut = found.start()
+    else:  # (Tokens.find, inlined: this runs for every piece of a call's arguments)
+        held = tokens.hold.search(text, max(pos, len(text) - tokens.window))
+        cut = held.start() if held is not None else len(text)
     stop = feed_arguments(detector.calls, call, text[:cut], pos) if cut > pos else -1
     markup = detector.markup
     if stop >= 0:
         markup.after_arguments(stop)
-        return Until(stop, Ended.CLOSED, "")
+        return stop, _E.CLOSED, ""
     if found is None:
-        return Until(cut, Ended.MORE, "")
+        return cut, _E.MORE, ""
     markup.after_arguments(cut)
     if call.status == OPEN:
         detector.calls.end(call)
-    return Until(cut, Ended.BOUNDARY, found.group())
+    return cut, _E.BOUNDARY, found.group()

@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from ..._calls import CallAssembler
 from .._engine.detector import Detector
-from .._engine.machine import Machine, Status
+from .._engine.machine import Machine, Status, fast
 from .._engine.markup import Markup
 from .callobject import CallObjectParser
 
@@ -61,7 +61,7 @@ class BlockBody(Machine):
         self._error = ""
         self._line_start = True  # blocks start after the opening line's end
         self._state = BlockBody.State.BODY
-        self.status = Status.ACTIVE
+        self.status = _Status.ACTIVE
 
     @property
     def committed(self) -> bool:
@@ -82,14 +82,18 @@ class BlockBody(Machine):
         rejected_at = self._feed_object(text, pos, match.start())
         if rejected_at >= 0:
             return rejected_at
-        if self.status is Status.ACTIVE:
+        if self.status is _Status.ACTIVE:
             if not self.object.committed:  # a candidate that never became a call: prose
                 self.object.abandon()
-                self.status = Status.REJECTED
+                self.status = _Status.REJECTED
                 return match.end()
             self._markup.after_arguments(match.start())  # arguments never closed end here
             self._close_block()
         return match.end()
+
+    # One state, whose step reads all it can (to the closing delimiter, or to what must be
+    # held): the loop would only call it again to see it wait.
+    feed = _body
 
     def finish(self, rest: str) -> None:
         """The text ended inside the block.
@@ -99,18 +103,18 @@ class BlockBody(Machine):
         """
         match = self._close[self._line_start].match(rest + "\n")
         if match is not None and match.end() == len(rest) + 1:
-            if self.status is Status.ACTIVE:
+            if self.status is _Status.ACTIVE:
                 self._markup.after_arguments(0)
                 self._close_block()
             return
         self._feed_object(rest, 0, len(rest))
-        if self.status is Status.ACTIVE:
-            self.status = Status.DONE
+        if self.status is _Status.ACTIVE:
+            self.status = _Status.DONE
             self.object.fail("the block was never closed (the text ended inside it)")
 
     def _feed_object(self, text: str, start: int, stop: int) -> int:
         """Feed the body's next part; returns where the object was rejected, or -1."""
-        if start >= stop or self.status is not Status.ACTIVE:
+        if start >= stop or self.status is not _Status.ACTIVE:
             return -1
         if not self._seen and text[start:stop].strip(_WHITESPACE):
             self._seen = True
@@ -118,19 +122,19 @@ class BlockBody(Machine):
         if obj.active:
             # Fed with the text before ``start`` too, so that positions stay the markup's.
             start = obj.feed(text if stop == len(text) else text[:stop], start)
-            if obj.status is Status.REJECTED:
-                self.status = Status.REJECTED
+            if obj.status is _Status.REJECTED:
+                self.status = _Status.REJECTED
                 return start  # prose resumes exactly where the candidate stopped being one
-            if obj.status is Status.INVALID and not self._error:
+            if obj.status is _Status.INVALID and not self._error:
                 self._error = obj.error or "malformed tool call object"
-        if obj.status is Status.DONE and not self._error and text[start:stop].strip(_WHITESPACE):
+        if obj.status is _Status.DONE and not self._error and text[start:stop].strip(_WHITESPACE):
             self._error = "unexpected text after the tool call object"
         return -1
 
     def _close_block(self) -> None:
-        self.status = Status.DONE
+        self.status = _Status.DONE
         obj = self.object
-        if obj.status is Status.ACTIVE and not self._error:
+        if obj.status is _Status.ACTIVE and not self._error:
             if not self._seen:
                 self._error = "the block holds no tool call"
             else:
@@ -171,11 +175,14 @@ class BlockDetector(Detector):
     def _body(self, text: str, pos: int) -> int:
         block = self._block
         stop = block.feed(text, pos)
-        if block.status is not Status.ACTIVE:
-            self.status = Status.DONE
+        if block.status is not _Status.ACTIVE:
+            self.status = _Status.DONE
         return stop
 
     def finish(self, rest: str) -> str:
         self._block.finish(rest)
-        self.status = Status.DONE
+        self.status = _Status.DONE
         return ""
+
+
+_Status = fast(Status)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import ClassVar
 
-from .._engine.machine import Status
+from .._engine.machine import Status, fast
 from .._engine.tokens import Seen, literal_prefix_at, skip_blanks
 from .tagged import TaggedDetector
 
@@ -145,7 +145,7 @@ class CallBlock(TaggedDetector):
 
     def finish(self, rest: str) -> str:
         state = self._state
-        self.status = Status.DONE
+        self.status = _Status.DONE
         if state is _S.AFTER:
             return rest  # after a completed call: text
         if state is not _S.SKIP:
@@ -153,4 +153,5 @@ class CallBlock(TaggedDetector):
         return ""
 
 
-_S = CallBlock.State
+_S = fast(CallBlock.State)
+_Status = fast(Status)

@@ -41,8 +41,9 @@ import msgspec
 from ..._call import COMPLETED, FAILED, OPEN, Call
 from ..._calls import CallAssembler
 from ..._jsonscan import JsonScanner
-from .._engine.machine import Machine, Status
+from .._engine.machine import Machine, Status, fast
 from .._engine.markup import Markup
+from .._engine.tokens import skip_blanks
 
 __all__ = ("CALL_KEYS", "CallKeys", "CallObjectParser")
 
@@ -71,7 +72,6 @@ CALL_KEYS = CallKeys()
 _NAME_KEYED = "\0arguments"  # the key a name-keyed object's value is read under
 
 _WHITESPACE = " \t\r\n"
-_BLANKS = re.compile(r"[ \t\r\n]*")
 _STRING_END = re.compile(r'["\\]')
 _SCALAR_END = re.compile(r"[,}\]\s]")
 _MAX_SHORT = 512  # longest key, name or id accepted
@@ -136,7 +136,7 @@ class CallObjectParser(Machine):
         self._known_keys = keys.name | keys.arguments | keys.id | keys.skipped
         self._name_keyed = keys.name_keyed
         self.committed = committed
-        self.status = Status.ACTIVE
+        self.status = _Status.ACTIVE
         self._state = _S.KEY_OR_CLOSE if opened else _S.OPEN
         self._current_key = ""
         self._pieces: list[str] = []  # the key, name or id being read
@@ -151,48 +151,66 @@ class CallObjectParser(Machine):
         self.has_arguments = False
         self.error = ""
 
-    # -- structure -------------------------------------------------------------
+    # -- structure: blanks, then one structural character -------------------------
     #
     # feed (Machine.feed) stops at the end of the text (still ACTIVE), just after the
     # closing brace (DONE), or at the character that ended the candidate (REJECTED, INVALID).
 
-    def _structure(self, text: str, pos: int) -> int:
-        """Blanks, then one structural character."""
+    def _open(self, text: str, pos: int) -> int:
         if text[pos] in _WHITESPACE:
-            match = _BLANKS.match(text, pos)
-            assert match is not None
-            pos = match.end()
+            pos = skip_blanks(text, pos)
+            if pos == len(text):
+                return pos
+        if text[pos] != "{":
+            return self._bad(pos, "a tool call must be a JSON object")
+        self._state = _S.KEY_OR_CLOSE
+        return pos + 1
+
+    def _key_or_close(self, text: str, pos: int) -> int:
+        if text[pos] in _WHITESPACE:
+            pos = skip_blanks(text, pos)
             if pos == len(text):
                 return pos
         char = text[pos]
-        state = self._state
-        if state is _S.OPEN:
-            if char != "{":
-                return self._bad(pos, "a tool call must be a JSON object")
-            self._state = _S.KEY_OR_CLOSE
-        elif state is _S.KEY_OR_CLOSE or state is _S.KEY_START:
-            if char == '"':
-                self._state = _S.KEY
-                self._string_for = "key"
-            elif char == "}" and state is _S.KEY_OR_CLOSE:
-                return self._close(pos)
-            else:
-                return self._bad(pos, "expected a key in the tool call object")
-        elif state is _S.COLON:
-            if char != ":":
-                return self._bad(pos, "expected ':' in the tool call object")
-            self._state = _S.VALUE
-        elif state is _S.VALUE:
-            return self._begin_value(char, pos)
-        elif char == ",":  # AFTER_VALUE, from here on
-            self._state = _S.KEY_START
-        elif char == "}":
+        if char == '"':
+            self._state = _S.KEY
+            self._string_for = "key"
+            return pos + 1
+        if char == "}" and self._state is _S.KEY_OR_CLOSE:
             return self._close(pos)
-        else:
-            return self._bad(pos, "expected ',' or '}' in the tool call object")
+        return self._bad(pos, "expected a key in the tool call object")
+
+    _key_start = _key_or_close
+
+    def _colon(self, text: str, pos: int) -> int:
+        if text[pos] in _WHITESPACE:
+            pos = skip_blanks(text, pos)
+            if pos == len(text):
+                return pos
+        if text[pos] != ":":
+            return self._bad(pos, "expected ':' in the tool call object")
+        self._state = _S.VALUE
         return pos + 1
 
-    _open = _key_or_close = _key_start = _colon = _value = _after_value = _structure
+    def _value(self, text: str, pos: int) -> int:
+        if text[pos] in _WHITESPACE:
+            pos = skip_blanks(text, pos)
+            if pos == len(text):
+                return pos
+        return self._begin_value(text[pos], pos)
+
+    def _after_value(self, text: str, pos: int) -> int:
+        if text[pos] in _WHITESPACE:
+            pos = skip_blanks(text, pos)
+            if pos == len(text):
+                return pos
+        char = text[pos]
+        if char == ",":
+            self._state = _S.KEY_START
+            return pos + 1
+        if char == "}":
+            return self._close(pos)
+        return self._bad(pos, "expected ',' or '}' in the tool call object")
 
     # -- values --------------------------------------------------------------------
 
@@ -370,7 +388,7 @@ class CallObjectParser(Machine):
     def _open_call(self) -> bool:
         call = self._markup.open_call(self.id, self.name, deferred=True, tentative=not self.committed)
         if call is None:  # over max_calls, already reported
-            self.status = Status.INVALID
+            self.status = _Status.INVALID
             return False
         self.call = call
         if self.name:
@@ -383,13 +401,13 @@ class CallObjectParser(Machine):
             if not self.committed:
                 return self._reject(pos)
             self.error = "the tool call object has no name"
-            self.status = Status.INVALID
+            self.status = _Status.INVALID
             return pos + 1
         if not self.has_arguments and not self.committed and self._tools is None:
             return self._reject(pos)  # {"name": "x"} in prose: data, unless tools= names x
         if self.call is None and not self._open_call():  # no arguments, or null: {}
             return pos + 1
-        self.status = Status.DONE
+        self.status = _Status.DONE
         return pos + 1
 
     def finish_call(self) -> None:
@@ -410,7 +428,7 @@ class CallObjectParser(Machine):
         if not self.committed:
             return self._reject(pos)
         self.error = error
-        self.status = Status.INVALID
+        self.status = _Status.INVALID
         return pos
 
     def _reject(self, pos: int) -> int:
@@ -418,10 +436,11 @@ class CallObjectParser(Machine):
         return pos
 
     def _reject_now(self) -> None:
-        self.status = Status.REJECTED
+        self.status = _Status.REJECTED
         if self.call is not None:
             self._calls.discard(self.call)
             self.call = None
 
 
-_S = CallObjectParser.State
+_S = fast(CallObjectParser.State)
+_Status = fast(Status)

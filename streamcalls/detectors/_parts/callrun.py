@@ -18,7 +18,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from ..._calls import CallAssembler
-from .._engine.machine import Machine, Status
+from .._engine.machine import Machine, Status, fast
 from .._engine.markup import Markup
 from .callobject import CALL_KEYS, CallKeys, CallObjectParser
 
@@ -61,7 +61,7 @@ class CallRun(Machine):
         self._layout = layout
         self._keys = keys
         self.committed = committed
-        self.status = Status.ACTIVE
+        self.status = _Status.ACTIVE
         self._count = 0
         self._reader: CallObjectParser | None = None
         if layout is Layout.ARRAY:
@@ -96,7 +96,7 @@ class CallRun(Machine):
         if char == "]" and self._layout is Layout.ARRAY and (self._count or self.committed):
             if not self._count:
                 self._markup.fail("the list holds no tool call")
-            self.status = Status.DONE
+            self.status = _Status.DONE
             return pos + 1
         return self._stop(pos)
 
@@ -107,17 +107,17 @@ class CallRun(Machine):
         if obj.committed:
             self.committed = True
         status = obj.status
-        if status is Status.ACTIVE:
+        if status is _Status.ACTIVE:
             return pos
-        if status is Status.REJECTED:
-            self.status = Status.REJECTED
+        if status is _Status.REJECTED:
+            self.status = _Status.REJECTED
             return pos
         self._count += 1
-        if status is Status.DONE:
+        if status is _Status.DONE:
             obj.finish_call()
-        elif status is Status.INVALID:
+        elif status is _Status.INVALID:
             obj.fail(obj.error or "malformed tool call object")
-            self.status = Status.DONE  # what follows the broken object is text
+            self.status = _Status.DONE  # what follows the broken object is text
             return pos
         self._state = _S.AFTER
         return pos
@@ -135,7 +135,7 @@ class CallRun(Machine):
                 self._state = _S.ELEMENT
                 return pos + 1
             if char == "]":
-                self.status = Status.DONE
+                self.status = _Status.DONE
                 return pos + 1
             return self._stop(pos)
         # Objects joined by ";" and blanks (no line ends), or by blanks and line ends.
@@ -145,7 +145,7 @@ class CallRun(Machine):
             pos += 1
         if pos == end:
             if pos - start > _MAX_BLANK:
-                self.status = Status.DONE
+                self.status = _Status.DONE
             return start  # wait: another object may still come
         char = text[pos]
         if layout is Layout.RUN and char == ";":
@@ -153,12 +153,12 @@ class CallRun(Machine):
             return pos + 1
         if layout is Layout.LINES and char == "{":
             return self._element(text, pos)
-        self.status = Status.DONE
+        self.status = _Status.DONE
         return start
 
     def _stop(self, pos: int) -> int:
         """Something that is not part of the run: prose if nothing committed yet."""
-        self.status = Status.DONE if self.committed else Status.REJECTED
+        self.status = _Status.DONE if self.committed else _Status.REJECTED
         if self.committed and not self._count:
             self._markup.fail("expected a tool call object")
         return pos
@@ -173,10 +173,11 @@ class CallRun(Machine):
     def finish(self, rest: str) -> str:
         """The text ended inside the run; returns what of ``rest`` is prose."""
         obj = self._reader
-        self.status = Status.DONE
-        if self._state is _S.OBJECT and obj is not None and obj.status is Status.ACTIVE and obj.committed:
+        self.status = _Status.DONE
+        if self._state is _S.OBJECT and obj is not None and obj.status is _Status.ACTIVE and obj.committed:
             obj.fail("the tool call object was cut off (the text ended inside it)")
         return rest if self._state is _S.AFTER else ""
 
 
-_S = CallRun.State
+_S = fast(CallRun.State)
+_Status = fast(Status)

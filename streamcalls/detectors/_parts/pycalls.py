@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 from ..._call import OPEN, Call
 from .._engine.detector import Detector, Hold, Tier, Trigger, prefixes
-from .._engine.machine import Status
+from .._engine.machine import Machine, Status, fast
 from .._engine.tokens import skip_blanks
 from .pyliteral import PythonArguments
 from .pytokens import Skipper
@@ -107,7 +107,7 @@ class PythonCalls(Detector):
             self._name_pieces = [trigger[-1]]  # the trigger took the name's first character
 
     def feed(self, text: str, pos: int) -> int:
-        pos = super().feed(text, pos)
+        pos = Machine.feed(self, text, pos)
         self._flush()  # the JSON this text wrote: one ToolCallDelta
         return pos
 
@@ -121,7 +121,7 @@ class PythonCalls(Detector):
             self._state = _S.ITEM
             return pos
         if text[pos] != "[":
-            self.status = Status.REJECTED  # the token before something else: text, token and all
+            self.status = _Status.REJECTED  # the token before something else: text, token and all
             return pos
         self._state = _S.ITEM
         return pos + 1
@@ -133,7 +133,7 @@ class PythonCalls(Detector):
         char = text[pos]
         if not self.committed:
             if not (char.isascii() and (char.isalpha() or char == "_")):
-                self.status = Status.REJECTED
+                self.status = _Status.REJECTED
                 return pos
             self._name_pieces = []
             self._state = _S.NAME
@@ -178,7 +178,7 @@ class PythonCalls(Detector):
         pos = skip_blanks(text, pos)
         if pos == len(text):
             if pos - start > _MAX_BLANK:
-                self.status = Status.DONE
+                self.status = _Status.DONE
             return start  # wait: a "," or "]" may follow
         char = text[pos]
         if char == ",":
@@ -196,7 +196,7 @@ class PythonCalls(Detector):
         at = match.end()
         if at == len(text):
             if at - pos > _MAX_BLANK:
-                self.status = Status.DONE
+                self.status = _Status.DONE
             return pos  # wait: another call, or the closing token, may follow
         char = text[at]
         if "\n" in text[pos:at] and char.isascii() and (char.isalpha() or char == "_"):
@@ -236,18 +236,18 @@ class PythonCalls(Detector):
 
     def _no_call(self, pos: int) -> int:
         if not self.committed:
-            self.status = Status.REJECTED
+            self.status = _Status.REJECTED
             return pos
         return self._not_a_call(pos)
 
     def _commit(self, text: str, pos: int) -> int:
         name = "".join(self._name_pieces)
         if self.tools is not None and name not in self.tools:
-            self.status = Status.REJECTED
+            self.status = _Status.REJECTED
             return pos
         if _COMMITS.match(text, pos) is None:
             if _MAY_COMMIT.match(text, pos) is None:
-                self.status = Status.REJECTED
+                self.status = _Status.REJECTED
             return pos
         self.committed = True
         return self._open_call(pos)
@@ -299,7 +299,7 @@ class PythonCalls(Detector):
             else:
                 self.markup.fail(arguments.error, call)
             pos = arguments.feed(text, pos)  # on to the call's end, reading nothing
-        if arguments.status is Status.ACTIVE:
+        if arguments.status is _Status.ACTIVE:
             return pos
         self._flush()  # at the closing ")": the call completes here
         self._state = _S.AFTER_CALL  # (after a "]" or "}" that broke the call, at it)
@@ -315,7 +315,7 @@ class PythonCalls(Detector):
             pieces.clear()
 
     def finish(self, rest: str) -> str:
-        self.status = Status.DONE
+        self.status = _Status.DONE
         state = self._state
         call = self._call
         if state is _S.ARGUMENTS and call is not None and call.status == OPEN:
@@ -333,4 +333,5 @@ class PythonCalls(Detector):
         return ""
 
 
-_S = PythonCalls.State
+_S = fast(PythonCalls.State)
+_Status = fast(Status)

@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable
 from enum import IntEnum
 
-from .._engine.machine import Machine, Status
+from .._engine.machine import Machine, Status, fast
 from .pyjson import DICT, LIST, TUPLE, Failure, JsonWriter
 from .pytokens import STRING_STOPS, Skipper, escape, is_float, number_json
 
@@ -95,7 +95,7 @@ class PythonArguments(Machine):
         self._triple = False
         self._raw = False
         self._skipper: Skipper | None = None
-        self.status = Status.ACTIVE
+        self.status = _Status.ACTIVE
         self.error: str | None = None  # why the call failed
         self.limit = False  # it failed at a size limit
 
@@ -106,7 +106,7 @@ class PythonArguments(Machine):
         text's end or a piece it must see whole (a quote or an escape cut by the chunk's
         end), or -- once, with ``error`` set -- where the call failed."""
         try:
-            return super().feed(text, pos)
+            return Machine.feed(self, text, pos)
         except Failure as failure:
             self.error = failure.error
             self.limit = failure.limit
@@ -178,7 +178,7 @@ class PythonArguments(Machine):
 
     def _close(self, char: str, pos: int) -> int:
         if self._json.close(char, pos):
-            self.status = Status.DONE
+            self.status = _Status.DONE
         else:
             self._state = _S.AFTER_ITEM
         return pos + 1
@@ -358,11 +358,12 @@ class PythonArguments(Machine):
         assert skipper is not None
         pos = skipper.feed(text, pos)
         if skipper.stop == ")":
-            self.status = Status.FAILED
+            self.status = _Status.FAILED
             return pos + 1
         if skipper.stop:
-            self.status = Status.BROKEN
+            self.status = _Status.BROKEN
         return pos
 
 
-_S = PythonArguments.State
+_S = fast(PythonArguments.State)
+_Status = fast(Status)

@@ -23,7 +23,7 @@ from enum import IntEnum
 
 from ..._call import OPEN, Call
 from .._engine.detector import Detector, Hold, Trigger
-from .._engine.machine import Status
+from .._engine.machine import Status, fast
 from .._engine.tokens import literal_at, skip_blanks
 from .._parts.arguments import feed_arguments
 
@@ -72,7 +72,7 @@ class DeepSeekDetector(Detector):
             found = literal_at(text, pos, literal)
             if found == 1:
                 if then is None:
-                    self.status = Status.DONE
+                    self.status = _Status.DONE
                 else:
                     self.markup.next_call(pos)
                     self._state = then
@@ -163,7 +163,7 @@ class DeepSeekDetector(Detector):
     def _name_found(self, name: str) -> None:
         self._call = self.markup.open_call(None, name or None)
         if self._call is None:
-            self.status = Status.DONE
+            self.status = _Status.DONE
         elif not self._v3:
             self._state = _S.ARGUMENTS_START
 
@@ -187,8 +187,9 @@ class DeepSeekDetector(Detector):
             self.markup.fail("the arguments were cut off (the text ended inside them)", call)
         elif self._state is _S.HEAD or self._state is _S.NAME_LINE:
             self._fail(0, "the text ended inside a tool call")
-        self.status = Status.DONE
+        self.status = _Status.DONE
         return ""
 
 
-_S = DeepSeekDetector.State
+_S = fast(DeepSeekDetector.State)
+_Status = fast(Status)

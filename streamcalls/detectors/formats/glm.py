@@ -26,7 +26,7 @@ import re
 from enum import IntEnum
 
 from .._engine.detector import Hold, Trigger
-from .._engine.machine import Status
+from .._engine.machine import Status, fast
 from .._engine.tokens import Seen, literal_prefix_at, skip_blanks
 from .._parts.tagged import TaggedDetector
 from .._parts.xmlparams import MAX_GAP, MAX_NAME, Closer
@@ -142,13 +142,14 @@ class GlmDetector(TaggedDetector):
     def finish(self, rest: str) -> str:
         if self._state is not _S.SKIP:
             self.cut_off()
-        self.status = Status.DONE
+        self.status = _Status.DONE
         return ""
 
 
-_S = GlmDetector.State
+_S = fast(GlmDetector.State)
 _EXPECTED: dict[IntEnum, tuple[str, ...]] = {
     _S.BODY: (_KEY, _END_BLOCK),
     _S.KEY_CLOSE: (_KEY_END,),
     _S.VALUE_OPEN: (_VALUE,),
 }
+_Status = fast(Status)

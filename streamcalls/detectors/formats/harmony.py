@@ -47,7 +47,7 @@ from enum import IntEnum
 
 from ..._call import OPEN, Call
 from .._engine.detector import Detector, Hold, Trigger, prefixes
-from .._engine.machine import Status
+from .._engine.machine import Status, fast
 from .._engine.tokens import Tokens, literal_at, skip_blanks
 from .._parts.arguments import Ended, arguments_until
 
@@ -161,9 +161,9 @@ class HarmonyDetector(Detector):
     def _bad_header(self, pos: int, error: str) -> int:
         if self.committed:
             self.markup.fail(error)
-            self.status = Status.DONE
+            self.status = _Status.DONE
         else:
-            self.status = Status.REJECTED  # " to=..." that no <|channel|> followed: prose
+            self.status = _Status.REJECTED  # " to=..." that no <|channel|> followed: prose
         return pos
 
     def _message(self, pos: int) -> int:
@@ -203,7 +203,7 @@ class HarmonyDetector(Detector):
 
     def _boundary(self, token: str, pos: int) -> int:
         """The message ended at ``token``: an end token is its markup; a header is the next message's."""
-        self.status = Status.DONE
+        self.status = _Status.DONE
         return pos + len(token) if token in END_TOKENS else pos
 
     # -- a call's arguments ------------------------------------------------------------------
@@ -227,12 +227,12 @@ class HarmonyDetector(Detector):
 
     def _body(self, text: str, pos: int) -> int:
         assert self._call is not None
-        until = arguments_until(self, self._call, text, pos, tokens=_BOUNDARY)
-        if until.ended is Ended.CLOSED:
+        stop, ended, token = arguments_until(self, self._call, text, pos, tokens=_BOUNDARY)
+        if ended is _E.CLOSED:
             self._state = _S.AFTER_BODY
-        elif until.ended is Ended.BOUNDARY:  # the message ended before its arguments' JSON did
-            return self._boundary(until.token, until.stop)
-        return until.stop
+        elif ended is _E.BOUNDARY:  # the message ended before its arguments' JSON did
+            return self._boundary(token, stop)
+        return stop
 
     def _after_body(self, text: str, pos: int) -> int:
         pos = skip_blanks(text, pos)
@@ -250,7 +250,7 @@ class HarmonyDetector(Detector):
         return pos
 
     def finish(self, rest: str) -> str:
-        self.status = Status.DONE
+        self.status = _Status.DONE
         state = self._state
         if state is _S.HEADER:
             if self.committed:
@@ -268,7 +268,8 @@ class HarmonyDetector(Detector):
         return ""
 
 
-_S = HarmonyDetector.State
+_S = fast(HarmonyDetector.State)
+_E = fast(Ended)
 
 
 def _recipient(words: list[str]) -> str | None:
@@ -293,3 +294,6 @@ def _token_at(text: str, pos: int) -> str | None:
         if found == 0:
             return ""
     return None
+
+
+_Status = fast(Status)

@@ -28,7 +28,7 @@ from enum import IntEnum
 
 from ..._call import OPEN, Call
 from .._engine.detector import Detector, Hold, Trigger
-from .._engine.machine import Status
+from .._engine.machine import Status, fast
 from .._engine.tokens import Tokens, literal_at, skip_blanks
 from .._parts.arguments import Ended, arguments_until
 
@@ -74,7 +74,7 @@ class KimiDetector(Detector):
             if self._section:
                 return pos  # blanks inside the section are markup
             if pos - start > _MAX_BLANK:
-                self.status = Status.DONE
+                self.status = _Status.DONE
             return start  # wait: another call may follow
         for token in (CALL_BEGIN, *SECTION_ENDS):
             found = literal_at(text, pos, token)
@@ -85,7 +85,7 @@ class KimiDetector(Detector):
                     self._id_pieces = []
                     self._call = None
                 else:
-                    self.status = Status.DONE
+                    self.status = _Status.DONE
                 return pos + len(token)
             if found == 0:
                 return start if not self._section else pos
@@ -103,7 +103,7 @@ class KimiDetector(Detector):
             self._state = _S.STRAY
         else:
             self.markup.fail(error, name=name, call_id=call_id)
-            self.status = Status.DONE
+            self.status = _Status.DONE
         return pos
 
     def _stray(self, text: str, pos: int) -> int:
@@ -157,10 +157,10 @@ class KimiDetector(Detector):
 
     def _arguments(self, text: str, pos: int) -> int:
         assert self._call is not None
-        until = arguments_until(self, self._call, text, pos, tokens=_TOKENS)
-        if until.ended is not Ended.MORE:  # the JSON closed, or a token came first (the call was ended there)
+        stop, ended, _ = arguments_until(self, self._call, text, pos, tokens=_TOKENS)
+        if ended is not _E.MORE:  # the JSON closed, or a token came first (the call was ended there)
             self._state = _S.AFTER_ARGUMENTS
-        return until.stop
+        return stop
 
     def _after_arguments(self, text: str, pos: int) -> int:
         pos = skip_blanks(text, pos)
@@ -180,7 +180,7 @@ class KimiDetector(Detector):
         return self._unexpected(pos, "expected <|tool_call_end|> after the arguments")
 
     def finish(self, rest: str) -> str:
-        self.status = Status.DONE
+        self.status = _Status.DONE
         call = self._call
         state = self._state
         if call is not None and call.status == OPEN:
@@ -197,7 +197,8 @@ class KimiDetector(Detector):
         return ""
 
 
-_S = KimiDetector.State
+_S = fast(KimiDetector.State)
+_E = fast(Ended)
 
 
 def _name(call_id: str) -> str:
@@ -205,3 +206,6 @@ def _name(call_id: str) -> str:
     name = call_id[len(_FUNCTIONS) :] if call_id.startswith(_FUNCTIONS) else call_id
     found = _INDEX.search(name)
     return name[: found.start()] if found is not None else name
+
+
+_Status = fast(Status)

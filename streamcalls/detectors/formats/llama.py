@@ -19,7 +19,7 @@ import re
 from enum import IntEnum
 
 from .._engine.detector import Detector, Hold, Tier, Trigger
-from .._engine.machine import Status
+from .._engine.machine import Status, fast
 from .._engine.tokens import skip_blanks
 from .._parts.callrun import CallRun, Layout
 
@@ -55,7 +55,7 @@ class LlamaDetector(Detector):
         if pos == len(text):
             return pos
         if text[pos] != "{":
-            self.status = Status.REJECTED  # code for the interpreter, not a JSON call: text, tag and all
+            self.status = _Status.REJECTED  # code for the interpreter, not a JSON call: text, tag and all
             return pos
         self.committed = True
         self._run = CallRun(self.calls, self.markup, self.tools, committed=True, layout=Layout.RUN)
@@ -67,9 +67,9 @@ class LlamaDetector(Detector):
         assert run is not None
         pos = run.feed(text, pos)
         self.committed = run.committed
-        if run.status is Status.REJECTED:
-            self.status = Status.REJECTED
-        elif run.status is Status.DONE:
+        if run.status is _Status.REJECTED:
+            self.status = _Status.REJECTED
+        elif run.status is _Status.DONE:
             self._state = _S.END
         return pos
 
@@ -82,7 +82,7 @@ class LlamaDetector(Detector):
         return self.stop(pos)
 
     def finish(self, rest: str) -> str:
-        self.status = Status.DONE
+        self.status = _Status.DONE
         if self._run is not None and self._state is _S.CALLS:
             return self._run.finish(rest)
         return rest if self._state is _S.END else ""
@@ -92,4 +92,5 @@ class LlamaDetector(Detector):
             self._run.abandon()
 
 
-_S = LlamaDetector.State
+_S = fast(LlamaDetector.State)
+_Status = fast(Status)

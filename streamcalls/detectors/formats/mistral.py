@@ -21,7 +21,7 @@ from enum import IntEnum
 
 from ..._call import OPEN, Call
 from .._engine.detector import Detector, Hold, Trigger
-from .._engine.machine import Status
+from .._engine.machine import Status, fast
 from .._engine.tokens import literal_at, skip_blanks
 from .._parts.arguments import feed_arguments
 from .._parts.callrun import CallRun, Layout
@@ -61,8 +61,8 @@ class MistralDetector(Detector):
         run = self._run
         assert run is not None
         pos = run.feed(text, pos)
-        if run.status is not Status.ACTIVE:
-            self.status = Status.DONE
+        if run.status is not _Status.ACTIVE:
+            self.status = _Status.DONE
         return pos
 
     def _start(self, text: str, pos: int) -> int:
@@ -145,7 +145,7 @@ class MistralDetector(Detector):
 
     def finish(self, rest: str) -> str:
         if self._run is not None:
-            self.status = Status.DONE
+            self.status = _Status.DONE
             return self._run.finish(rest)
         if self._call is not None:
             if self._call.status == OPEN:
@@ -153,8 +153,9 @@ class MistralDetector(Detector):
                 self.markup.fail("the arguments were cut off (the text ended inside them)", self._call)
         else:
             self._fail(0, "the text ended inside the [TOOL_CALLS] markup")
-        self.status = Status.DONE
+        self.status = _Status.DONE
         return ""
 
 
-_S = MistralDetector.State
+_S = fast(MistralDetector.State)
+_Status = fast(Status)

@@ -22,7 +22,7 @@ import re
 from enum import IntEnum
 
 from .._engine.detector import Detector, Hold, Tier, Trigger, prefixes
-from .._engine.machine import Status
+from .._engine.machine import Status, fast
 from .._parts.block import BlockBody
 from .._parts.callrun import CallRun, Layout
 
@@ -75,16 +75,16 @@ class JsonDetector(Detector):
         part = self._part
         stop = part.feed(text, pos)
         self.committed = part.committed
-        if part.status is Status.REJECTED:
-            self.status = Status.REJECTED
-        elif part.status is not Status.ACTIVE:
-            self.status = Status.DONE
+        if part.status is _Status.REJECTED:
+            self.status = _Status.REJECTED
+        elif part.status is not _Status.ACTIVE:
+            self.status = _Status.DONE
         return stop
 
     _run = _block
 
     def finish(self, rest: str) -> str:
-        self.status = Status.DONE
+        self.status = _Status.DONE
         part = self._part
         if isinstance(part, BlockBody):
             part.finish(rest)
@@ -99,4 +99,5 @@ class JsonDetector(Detector):
             part.object.abandon()
 
 
-_S = JsonDetector.State
+_S = fast(JsonDetector.State)
+_Status = fast(Status)
