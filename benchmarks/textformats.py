@@ -143,7 +143,9 @@ def _parse(stream: Stream, detect: tuple[str, ...] | None) -> Run:
 
 
 _WIRES = frozenset(f"text-{fmt}" for fmt in FORMATS)
-_EVERY = tuple(DETECTORS)
+# Every registered detector, but think_prompted, which reads a whole text as reasoning up to
+# its closing tag (it makes no search at all).
+_EVERY = tuple(name for name, kind in DETECTORS.items() if not kind.opens_text)
 
 FORMAT_CONTENDERS: tuple[Contender, ...] = (
     Contender(

@@ -36,7 +36,9 @@ from tests.streams import (
 from tests.support import counter_ids, feed_chunks, normalize, split_at
 
 ALL = ("fence", "json", "hermes", "mistral", "llama", "deepseek")
-EVERY = tuple(DETECTORS)  # every registered detector
+# Every registered detector, but those that read the text from its first character
+# (think_prompted: a text is reasoning until its closing tag), checked on their own.
+EVERY = tuple(name for name, kind in DETECTORS.items() if not kind.opens_text)
 
 
 def text_parser(**options: Any) -> StreamParser:
@@ -329,6 +331,17 @@ MARKUP_PREFIXES = (
     "</arg_value>",
     '<invoke name="',
     "</invoke>",
+    "<｜DSML｜function_ca",
+    "<｜DSML｜tool_",
+    "<｜DSML｜invoke name",
+    '<｜DSML｜parameter name="a" string="true">',
+    "</｜DSML｜parameter>",
+    "</｜DSML｜invoke>",
+    "<thin",
+    "</think>",
+    "<seed:thi",
+    "<|START_THINK",
+    "<|END_THINKING|>",
     "</tool_call>",
     "</minimax:tool_call>",
     "<|",
@@ -353,6 +366,12 @@ WHOLE_MARKERS = (
     "<|tool_call_section_begin|>",
     "<|tool_call_begin|>",
     "<|python_start|>",
+    "<｜DSML｜function_calls>",
+    "<｜DSML｜tool_calls>",
+    "<｜DSML｜invoke name=",
+    "<think>",
+    "<seed:think>",
+    "<|START_THINKING|>",
 )
 CALL_LIST = re.compile(r"(?:\A|\n)\[[ \t]*[A-Za-z_][\w.]*\(\s*(?:\)|[A-Za-z_]\w*\s*=[^=])")
 

@@ -70,13 +70,13 @@ class TextChannel:
         self._names: tuple[str, ...] = ()
         self._detectors: list[Detector] = []
         self._calls: CallAssembler | None = None
-        self.add(names)
         self._pending = ""  # held text: a possible trigger, or what the active detector left
         self._line_start = True  # is the next text's first character at a line start?
         self._text_start = True  # ... the very first character of the text?
         self._active: Detector | None = None
         self._candidate: list[str] = []  # an uncommitted detector's text, to give back
         self._candidate_size = 0
+        self.add(names)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -97,7 +97,8 @@ class TextChannel:
         if not new and self._names:
             return
         self._names += new
-        self._detectors += self._build(new)
+        built = self._build(new)
+        self._detectors += built
         everyone = self._detectors
         if self._calls is None and everyone:
             self._calls = everyone[0].calls
@@ -108,6 +109,11 @@ class TextChannel:
         self._holds = found.holds
         self._quiet = found.quiet
         self._line_first = found.line_first
+        # A format that reads from the text's first character (the template opened reasoning
+        # in the prompt) starts now, if no text has come yet.
+        opening = next((detector for detector in built if detector.opens_text), None)
+        if opening is not None and self._text_start and self._active is None and not self._pending:
+            self._begin(opening, "")
 
     # -- input -----------------------------------------------------------------
 

@@ -21,7 +21,7 @@ import re
 
 import msgspec
 
-from .._engine.tools import ARRAY, BOOLEAN, INTEGER, NUMBER, OBJECT
+from .._engine.tools import ARRAY, BOOLEAN, INTEGER, NUMBER, OBJECT, STRING
 
 __all__ = ("convert", "json_value", "value_json")
 
@@ -78,11 +78,12 @@ def _number(text: str) -> str | None:
     return _encode(value).decode()
 
 
-def json_value(raw: str) -> str:
+def json_value(raw: str, kind: str) -> str:
     """The JSON text of a value the markup says is JSON whatever its schema (DSML's
-    ``string="false"``): compact, or, if it is no JSON, the text as a string."""
+    ``string="false"``): compact; if it is no JSON, typed by its schema's ``kind`` as any
+    bare value is (:func:`value_json`), and for a string the text as it was."""
     try:
         value = _decode(raw.strip(_TRIM))
     except (msgspec.DecodeError, RecursionError):
-        return _encode(raw).decode()
+        return value_json(kind, raw) if kind != STRING else _encode(raw).decode()
     return _encode(value).decode()

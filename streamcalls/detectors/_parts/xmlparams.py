@@ -25,6 +25,7 @@ of its markup is followed to its end and dropped.
 from __future__ import annotations
 
 import re
+from enum import IntEnum
 from typing import NamedTuple
 
 import msgspec
@@ -36,11 +37,12 @@ from .._engine.markup import Markup
 from .._engine.shared import MAX_GAP
 from .._engine.tokens import literal_prefix_at
 from .._engine.tools import STRING, ParameterType, ToolTypes
-from .values import value_json
+from .values import json_value, value_json
 
 __all__ = (
     "MAX_GAP",
     "MAX_NAME",
+    "As",
     "Closer",
     "ParamCall",
     "valid_name",
@@ -58,6 +60,18 @@ _encode = msgspec.json.encode
 def valid_name(name: str) -> bool:
     """A tool name: not empty, no blanks, quotes, brackets or other punctuation of the markup."""
     return bool(name) and len(name) <= MAX_NAME and _BAD_NAME.search(name) is None
+
+
+class As(IntEnum):
+    """How a parameter's value is typed: what its markup says, else its schema."""
+
+    SCHEMA = 0  # by the tool's schema (the XML formats' values carry no type)
+    STRING = 1  # a string whatever the schema (DSML's string="true")
+    JSON = 2  # JSON whatever the schema (DSML's string="false"); if it is none, by the schema
+
+
+_JSON = "json"  # the kind of a value read as JSON
+_PLAIN_STRING = ParameterType(STRING, nullable=False)
 
 
 class Closer(NamedTuple):
@@ -135,6 +149,7 @@ class ParamCall:
         "_buffered",
         "_calls",
         "_count",
+        "_fallback",
         "_held",
         "_keys",
         "_markup",
@@ -158,6 +173,7 @@ class ParamCall:
         self._held: str | None = None  # a nullable string's value while it may still be "null"
         self._buffer: list[str] = []  # a value of another type, until it ends
         self._buffered = 0
+        self._fallback = STRING  # a JSON value's schema kind, for when it is no JSON
 
     @property
     def live(self) -> bool:
@@ -166,8 +182,8 @@ class ParamCall:
 
     # -- values ------------------------------------------------------------------
 
-    def parameter(self, key: str, at: int) -> None:
-        """A parameter's value begins at ``at``."""
+    def parameter(self, key: str, at: int, typed: As = As.SCHEMA) -> None:
+        """A parameter's value begins at ``at``; ``typed`` says how it is typed."""
         self._type = None
         if not self.live:
             return
@@ -176,6 +192,11 @@ class ParamCall:
             return
         self._keys.add(key)
         ptype = self._types.of(self.name, key)
+        if typed is As.STRING:
+            ptype = _PLAIN_STRING
+        elif typed is As.JSON:
+            self._fallback = ptype.kind
+            ptype = ParameterType(_JSON, ptype.nullable)
         self._type = ptype
         self._prefix = ("," if self._count else "{") + _encode(key).decode() + ":"
         self._count += 1
@@ -214,7 +235,10 @@ class ParamCall:
         self._type = None
         if ptype is None or not self.live:
             return
-        if ptype.kind != STRING:
+        if ptype.kind == _JSON:
+            self._write(self._prefix + json_value("".join(self._buffer), self._fallback), at)
+            self._buffer.clear()
+        elif ptype.kind != STRING:
             self._write(self._prefix + value_json(ptype.kind, "".join(self._buffer)), at)
             self._buffer.clear()
         elif self._held is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .._engine.detector import Detector
 from .deepseek import DeepSeekDetector
+from .dsml import DsmlDetector
 from .fence import FenceDetector
 from .glm import GlmDetector
 from .harmony import HarmonyDetector
@@ -20,6 +21,7 @@ from .mistral import MistralDetector
 from .pythonic import PythonicDetector
 from .qwen3_coder import Qwen3CoderDetector
 from .rawjson import JsonDetector
+from .think import ThinkDetector, ThinkPromptedDetector
 
 __all__ = ("FORMATS",)
 
@@ -36,4 +38,7 @@ FORMATS: tuple[type[Detector], ...] = (
     Qwen3CoderDetector,
     GlmDetector,
     MinimaxDetector,
+    DsmlDetector,
+    ThinkDetector,
+    ThinkPromptedDetector,
 )

@@ -15,8 +15,12 @@ arguments' JSON closes (no arguments before ``<|tool_call_end|>``: ``{}``);
 the arguments end at the next Kimi token, so JSON still open there fails
 the call.
 
-Nothing inside the section is text: anything there that is not a call fails,
-nameless, with that text as ``raw``, up to the next Kimi token.  A
+Nothing inside the section is text.  Text before a ``<|tool_call_begin|>``
+(``<|tool_calls_section_begin|> noise <|tool_call_begin|>...``) is the markup
+of the call that follows it, as the peers' parsers drop it: it goes with
+that call (into its ``raw`` if it fails).  Text that no call follows (before
+the section's end, or another Kimi token) fails, nameless, with that text as
+``raw``.  A
 ``<|tool_call_begin|>`` without a section is a call too; after it, only a
 further call continues the markup.
 """
@@ -40,6 +44,7 @@ CALL_BEGIN = "<|tool_call_begin|>"
 ARGUMENTS_BEGIN = "<|tool_call_argument_begin|>"
 CALL_END = "<|tool_call_end|>"
 _TOKENS = Tokens((*SECTION_BEGINS, *SECTION_ENDS, CALL_BEGIN, ARGUMENTS_BEGIN, CALL_END))
+_NOISE = "text inside the tool-call section that is not a call"
 _FUNCTIONS = "functions."
 _INDEX = re.compile(r":\d+\Z")
 _MAX_ID = 256
@@ -54,6 +59,7 @@ class KimiDetector(Detector):
         ARGUMENTS = 3
         AFTER_ARGUMENTS = 4  # <|tool_call_end|> should follow
         STRAY = 5  # text inside the section that is not a call: up to the next token
+        NOISE = 6  # text inside the section before a token: the next call's markup, if one follows
 
     name = "kimi"
     triggers = tuple(Trigger.literal(token) for token in (*SECTION_BEGINS, CALL_BEGIN))
@@ -91,7 +97,23 @@ class KimiDetector(Detector):
                 return start if not self._section else pos
         if not self._section:
             return self.stop(start)  # the text goes on
-        return self._unexpected(pos, "text inside the tool-call section that is not a call")
+        self.markup.next_call(pos)  # what came before was the last call's markup
+        self._state = _S.NOISE
+        return pos
+
+    def _noise(self, text: str, pos: int) -> int:
+        """Text inside the section: the markup of the call whose token follows it; if another
+        token follows, it fails, nameless, with that text as raw."""
+        cut, found = _TOKENS.find(text, pos)
+        if found is None:
+            return cut
+        if found.group() != CALL_BEGIN:
+            self.markup.fail(_NOISE)
+            if found.group() not in SECTION_ENDS:
+                self._state = _S.STRAY
+                return found.end()
+        self._state = _S.BETWEEN
+        return cut
 
     def _unexpected(
         self, pos: int, error: str, *, name: str | None = None, call_id: str | None = None
@@ -194,6 +216,8 @@ class KimiDetector(Detector):
             )
         elif state is _S.BETWEEN and not self._section:
             return rest  # blanks held after the last call: text
+        elif state is _S.NOISE:
+            self.markup.fail(_NOISE)
         return ""
 
 

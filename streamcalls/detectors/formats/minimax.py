@@ -24,7 +24,6 @@ One block holds every call of a turn::
 
 from __future__ import annotations
 
-from .._engine.detector import Hold, Trigger
 from .._parts.callblock import CallBlock
 from .._parts.xmlparams import Closer
 
@@ -35,15 +34,11 @@ OPENER = "<minimax:tool_call>"
 
 class MinimaxDetector(CallBlock):
     name = "minimax"
-    triggers = (Trigger.literal(OPENER),)
-    holds = (Hold.literal(OPENER),)
-    opener = OPENER
+    openers = ((OPENER, "</minimax:tool_call>"),)
     call_open = "<invoke name="
     parameter_open = "<parameter name="
     call_end = "</invoke>"
-    end = "</minimax:tool_call>"
-    block_end = (call_end, end)
-    closer = Closer("</parameter>", (parameter_open, call_end, end))
+    closer = Closer("</parameter>", (parameter_open, call_end, "</minimax:tool_call>"))
     quoted_names = True
 
     __slots__ = ()

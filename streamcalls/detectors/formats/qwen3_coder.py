@@ -27,7 +27,6 @@ What the chat template renders for a call (the model writes the same)::
 
 from __future__ import annotations
 
-from .._engine.detector import Hold, Trigger
 from .._parts.callblock import CallBlock
 from .._parts.xmlparams import Closer
 
@@ -36,18 +35,14 @@ __all__ = ("Qwen3CoderDetector",)
 
 class Qwen3CoderDetector(CallBlock):
     name = "qwen3_coder"
-    triggers = (Trigger.literal("<tool_call>"),)
-    holds = (Hold.literal("<tool_call>"),)
+    openers = (("<tool_call>", "</tool_call>"),)
     shares = "<tool_call>"  # with the other formats whose opener it is (see _engine.shared)
     claim = "<function="
     fallback_rank = 1
-    opener = "<tool_call>"
     call_open = "<function="
     parameter_open = "<parameter="
     call_end = "</function>"
-    end = "</tool_call>"
-    block_end = (call_end, end)
-    closer = Closer("</parameter>", (parameter_open, call_end, end), newline=True)
+    closer = Closer("</parameter>", (parameter_open, call_end, "</tool_call>"), newline=True)
     newline_after_tag = True  # the one line end after <parameter=KEY> is markup
 
     __slots__ = ()
