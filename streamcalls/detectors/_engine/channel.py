@@ -175,10 +175,9 @@ class TextChannel:
         """The first trigger at or after ``pos``: (start, stop, trigger number)."""
         here = (_Where.LINE if text[pos - 1] == "\n" else _Where.MID) if pos else where
         if here:  # a line (or the text) starts right here
-            match = self._starts[here].match(text, pos)
-            if match is not None:
-                assert match.lastgroup is not None
-                return pos, match.end(), int(match.lastgroup[1:])
+            told = self._starts[here].match(text, pos)
+            if told is not None:
+                return pos, told[0], told[1]
         return self._search.first(text, pos, found)
 
     def end(self) -> None:
@@ -201,10 +200,9 @@ class TextChannel:
             # A held trigger that the end of the text completes (an opening
             # fence line with nothing after it) is markup; anything else is text.
             where = _Where.FIRST if text_start else _Where.LINE if self._line_start else _Where.MID
-            match = self._starts[where].match(rest + "\n")
-            if match is not None and match.end() == len(rest) + 1:
-                assert match.lastgroup is not None
-                trigger, detector = self._owners[int(match.lastgroup[1:])]
+            told = self._starts[where].match(rest + "\n", 0)
+            if told is not None and told[0] == len(rest) + 1:
+                trigger, detector = self._owners[told[1]]
                 if self._eligible(trigger):
                     self._begin(detector, rest)
                     self._active = None

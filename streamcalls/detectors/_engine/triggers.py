@@ -50,7 +50,7 @@ import functools
 import re
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .detector import Detector, Hold, Trigger
 
@@ -79,6 +79,7 @@ Found = tuple[int, int, int]  # a trigger found: (start, stop, trigger number)
 NONE: Found = (-1, -1, -1)  # a scan with no match left in the text
 _NEVER = re.compile(r"(?!)")
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_FEW = 4  # alternatives the engine tries one by one as fast as it would fold them
 
 
 # -- the search --------------------------------------------------------------------------------
@@ -114,15 +115,79 @@ def _literal(trigger: Trigger) -> str:
     return trigger.lead + rest if re.escape(rest) == trigger.rest else ""
 
 
+def _unescaped(source: str) -> str | None:
+    """The plain string a regex source stands for, or None if it stands for more than one."""
+    plain = _ESCAPE.sub(r"\1", source)
+    return plain if re.escape(plain) == source else None
+
+
+def _alternatives(sources: Sequence[str], firsts: str = "") -> str:
+    """A regex source matching any of ``sources``, its literal ones folded into a trie.
+
+    The regex engine tries an alternation's branches one after another, so a search of every
+    trigger would cost more with every trigger added; folded by their common prefixes, a
+    character that starts none of them is turned away by one branch per distinct character,
+    however many formats share a lead (``<`` starts most of them).  Which trigger matched is
+    told afterwards, by the triggers' own patterns, in order.  ``firsts``: every character a match
+    can begin with, checked at once before any branch (a line end is most often followed by none).
+    """
+    literals = [(source, plain) for source in sources if (plain := _unescaped(source)) is not None]
+    if len(literals) <= _FEW:  # a few: the engine tries them as fast as a trie
+        return "(?:" + "|".join(sources) + ")"
+    tree: dict[str, Any] = {}
+    for _, plain in literals:
+        node = tree
+        for char in plain:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    others = [f"(?:{source})" for source in sources if _unescaped(source) is None]
+    distinct = "".join(sorted(set(firsts)))
+    ahead = f"(?=[{re.escape(distinct)}])" if len(distinct) > _FEW else ""
+    return ahead + "(?:" + "|".join([_trie(tree), *others]) + ")"
+
+
+def _trie(node: dict[str, Any]) -> str:
+    """The regex source of a trie of literals (``""`` marks where one ends)."""
+    ends = "" in node
+    children = sorted((char, child) for char, child in node.items() if char)
+    if not children:
+        return ""
+    parts = [re.escape(char) + _trie(child) for char, child in children]
+    body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+    if ends:
+        return f"(?:{body})?"
+    return body
+
+
+class _Identified:
+    """Triggers tried at one place: a pattern of them all, then their own patterns, in order."""
+
+    __slots__ = ("_any", "_own")
+
+    def __init__(self, members: Sequence[tuple[int, Trigger]]) -> None:
+        self._any = re.compile(_alternatives([t.pattern for _, t in members])) if members else _NEVER
+        self._own = tuple((number, re.compile(t.pattern)) for number, t in members)
+
+    def match(self, text: str, pos: int) -> tuple[int, int] | None:
+        """(where the first of the triggers, in order, that begins at ``pos`` ends, its number), or None."""
+        if self._any.match(text, pos) is None:
+            return None
+        for number, pattern in self._own:
+            found = pattern.match(text, pos)
+            if found is not None:
+                return found.end(), number
+        raise AssertionError("the triggers matched, none of them alone")  # pragma: no cover
+
+
 def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
     line, by_lead = _searched(triggers)
     scans = []
     if line:
-        source = "\\n(?:" + "|".join(t.pattern for _, t in line) + ")"
+        source = "\\n" + _alternatives([t.pattern for _, t in line], "".join(t.lead for _, t in line))
         own = tuple((number, re.compile(t.pattern)) for number, t in line)
         scans.append(_Scan(re.compile(source), True, own, "", "", _NEVER))
     for lead, members in by_lead.items():
-        rests = "(?:" + "|".join(t.rest for _, t in members) + ")"
+        rests = _alternatives([t.rest for _, t in members])
         own = tuple((number, re.compile(t.pattern)) for number, t in members)
         literal = _literal(members[0][1]) if len(members) == 1 else ""
         scans.append(_Scan(re.compile(re.escape(lead) + rests), False, own, literal, lead, re.compile(rests)))
@@ -130,15 +195,16 @@ def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
 
 
 def _combined(triggers: Sequence[Trigger]) -> re.Pattern[str]:
-    """One pattern for every trigger, for a short text -- the same choice as the scans make:
-    ``n<number>`` groups after a line end (every trigger there, the lowest number first, so that
-    ``\\n[TOOL_CALLS]`` is the marker's and not a line trigger's), ``a<number>`` groups anywhere."""
+    """One pattern for every trigger, for a short text -- the same choice as the scans make: after a
+    line end, every trigger (so that ``\\n[TOOL_CALLS]`` is found there, and told the marker's, not a
+    line trigger's, by :class:`_Identified`); anywhere, those of each first character."""
     _, by_lead = _searched(triggers)
-    line = [f"(?P<n{number}>{t.pattern})" for number, t in enumerate(triggers) if not t.text_start]
-    branches = ["\\n(?:" + "|".join(line) + ")"] if line else []
+    line = [t for t in triggers if not t.text_start]
+    branches = (
+        ["\\n" + _alternatives([t.pattern for t in line], "".join(t.lead for t in line))] if line else []
+    )
     branches += [
-        re.escape(lead) + "(?:" + "|".join(f"(?P<a{number}>{t.rest})" for number, t in members) + ")"
-        for lead, members in by_lead.items()
+        re.escape(lead) + _alternatives([t.rest for _, t in members]) for lead, members in by_lead.items()
     ]
     return re.compile("|".join(branches)) if branches else _NEVER
 
@@ -146,11 +212,14 @@ def _combined(triggers: Sequence[Trigger]) -> re.Pattern[str]:
 class TriggerSearch:
     """The first trigger at or after a position (see the module docstring); built once per set of triggers."""
 
-    __slots__ = ("_combined", "_scans")
+    __slots__ = ("_after_line", "_by_lead", "_combined", "_scans")
 
     def __init__(self, triggers: Sequence[Trigger]) -> None:
         self._combined = _combined(triggers)
         self._scans = _scans(triggers)
+        _, by_lead = _searched(triggers)
+        self._after_line = _Identified([(n, t) for n, t in enumerate(triggers) if not t.text_start])
+        self._by_lead = {lead: _Identified(members) for lead, members in by_lead.items()}
 
     def new_text(self, text: str) -> list[Found | None]:
         """What :meth:`first` keeps about one text: each scan's next match (None: not scanned yet)."""
@@ -162,10 +231,14 @@ class TriggerSearch:
             match = self._combined.search(text, pos)
             if match is None:
                 return None
-            group = match.lastgroup
-            assert group is not None
-            start = match.start() + 1 if group[0] == "n" else match.start()  # "n": after its line end
-            return start, match.end(), int(group[1:])
+            start = match.start()
+            if text[start] == "\n":  # a trigger after its line end (no trigger begins with one)
+                start += 1
+                told = self._after_line.match(text, start)
+            else:
+                told = self._by_lead[text[start]].match(text, start)
+            assert told is not None
+            return start, told[0], told[1]
         best: Found | None = None
         for number, scan in enumerate(self._scans):
             cached = found[number]
@@ -214,16 +287,17 @@ def _which(scan: _Scan, text: str, start: int) -> Found:
 # -- the rest of the patterns ------------------------------------------------------------------
 
 
-def _start_pattern(triggers: Sequence[Trigger], where: Where) -> re.Pattern[str]:
-    """The triggers that may begin exactly where a match is tried (``n<number>`` groups)."""
-    alternatives = [
-        f"(?P<n{number}>{trigger.pattern})"
-        for number, trigger in enumerate(triggers)
-        if where == Where.FIRST
-        or (where == Where.LINE and not trigger.text_start)
-        or not (trigger.line_start or trigger.text_start)
-    ]
-    return re.compile("|".join(alternatives)) if alternatives else _NEVER
+def _starts(triggers: Sequence[Trigger], where: Where) -> _Identified:
+    """The triggers that may begin exactly where a match is tried."""
+    return _Identified(
+        [
+            (number, trigger)
+            for number, trigger in enumerate(triggers)
+            if where == Where.FIRST
+            or (where == Where.LINE and not trigger.text_start)
+            or not (trigger.line_start or trigger.text_start)
+        ]
+    )
 
 
 def _hold_pattern(holds: Sequence[Hold], where: Where) -> re.Pattern[str]:
@@ -243,7 +317,7 @@ class Patterns(NamedTuple):
     search: TriggerSearch
     # Each indexed by where the text begins (Where): the triggers that may begin
     # right there, and what the text may end with while one could still follow.
-    starts: tuple[re.Pattern[str], ...]
+    starts: tuple[_Identified, ...]
     holds: tuple[re.Pattern[str], ...]
     quiet: re.Pattern[str]
     line_first: frozenset[str]
@@ -270,7 +344,7 @@ def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
     return Patterns(
         owners,
         TriggerSearch(triggers),
-        tuple(_start_pattern(triggers, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
+        tuple(_starts(triggers, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
         tuple(_hold_pattern(holds, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
         re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
         frozenset({t.lead for t in triggers if t.line_start or t.text_start})
