@@ -460,3 +460,18 @@ def test_text_and_calls_survive_any_chunking(
     assert calls(events) == expected_calls
     assert texts(events) == expected_text
     assert normalize(events) == normalize(feed_chunks([raw], "text", detect=ALL))
+
+
+@pytest.mark.parametrize("tail", ["", "\n", "\n</tool_", "  </tool_call"])
+def test_a_hermes_call_whose_json_closed_is_a_call_when_the_closing_tag_never_comes(tail: str) -> None:
+    text = 'Sure.\n<tool_call>\n{"name": "f", "arguments": {"a": 1}}' + tail
+    raw = text.encode()
+    events = feed_chunks([raw], "text", detect=("hermes",))
+    assert [(c.name, c.arguments) for c in calls(events)] == [("f", {"a": 1})]
+    assert texts(events) == "Sure.\n"
+    assert normalize(
+        feed_chunks([raw[i : i + 1] for i in range(len(raw))], "text", detect=("hermes",))
+    ) == normalize(events)
+    # Not the project's fences: their closing line is the protocol's.
+    fenced = feed_chunks([b'~~~tool_call\n{"name": "f", "arguments": {}}\n'], "text")
+    assert [type(e).__name__ for e in fenced][-2] == "ToolCallFailed"

@@ -36,6 +36,7 @@ class BlockBody(Machine):
         "_close",
         "_close_hold",
         "_error",
+        "_json_ends",
         "_line_start",
         "_markup",
         "_seen",
@@ -51,6 +52,7 @@ class BlockBody(Machine):
         close_hold: tuple[re.Pattern[str], re.Pattern[str]],
         committed: bool,
         tools: frozenset[str] | None,
+        json_ends: bool = False,
     ) -> None:
         # Each pattern pair: [for text whose first character is mid-line, ... at a line start].
         self._close = close
@@ -60,6 +62,7 @@ class BlockBody(Machine):
         self._seen = False  # a character other than a blank in the body
         self._error = ""
         self._line_start = True  # blocks start after the opening line's end
+        self._json_ends = json_ends  # a closed object is a call even when the closer never comes
         self._state = BlockBody.State.BODY
         self.status = _Status.ACTIVE
 
@@ -107,6 +110,11 @@ class BlockBody(Machine):
                 self._markup.after_arguments(0)
                 self._close_block()
             return
+        if self._json_ends and self.status is _Status.ACTIVE and self.object.status is _Status.DONE:
+            held = self._close_hold[self._line_start].search(rest)
+            if not (rest[: held.start()] if held is not None else rest).strip(_WHITESPACE):
+                self._close_block()  # its JSON closed: a call (blanks, or a closer cut short, its markup)
+                return
         self._feed_object(rest, 0, len(rest))
         if self.status is _Status.ACTIVE:
             self.status = _Status.DONE
@@ -158,6 +166,9 @@ class BlockDetector(Detector):
 
     close: ClassVar[tuple[re.Pattern[str], re.Pattern[str]]]
     close_hold: ClassVar[tuple[re.Pattern[str], re.Pattern[str]]]
+    # When the text ends after the object closed but before the closing delimiter: a call
+    # (the rule for JSON call blocks) or, for the project's own fences, a block never closed.
+    json_ends: ClassVar[bool] = True
 
     __slots__ = ("_block",)
 
@@ -169,6 +180,7 @@ class BlockDetector(Detector):
             close_hold=self.close_hold,
             committed=True,
             tools=self.tools,
+            json_ends=self.json_ends,
         )
         self.start(BlockDetector.State.BODY)
 

@@ -44,5 +44,6 @@ class FenceDetector(BlockDetector):
     holds = (Hold(prefixes("~~~tool_call") + r"(?:[ \t]{0,64}\r?)?", "~", line_start=True),)
     close = CLOSE
     close_hold = CLOSE_HOLD
+    json_ends = False  # the closing fence line is the protocol's: without it the block fails
 
     __slots__ = ()

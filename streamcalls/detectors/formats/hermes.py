@@ -7,8 +7,10 @@
     </tool_call>
 
 Repeatable, anywhere in the text.  The call completes at ``</tool_call>``;
-a body that is not one well-formed call object fails with the raw body, and
-a tag never closed fails when the text ends.
+a body that is not one well-formed call object fails with the raw body.  When
+the text ends after the object closed but before ``</tool_call>``, it is a call
+all the same (what was held of a closing tag goes with it); a tag whose object
+never closed fails when the text ends.
 """
 
 from __future__ import annotations
