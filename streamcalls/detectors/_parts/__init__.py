@@ -1,6 +1,5 @@
 """The detectors' shared parts: what formats are built from.
 
-- :mod:`.text`: tokens that may be cut by a chunk's end (here, a prefix of it, or not);
 - :mod:`.arguments`: a call's JSON arguments fed to the call assembler (up to a token);
 - :mod:`.callobject`, :mod:`.callrun`: call objects (``{"name", "arguments"}`` and the keys a
   format uses instead) and runs of them (a JSON array, ``;``-joined, one per line);
