@@ -19,7 +19,7 @@ from streamcalls.detectors import DETECTORS
 from streamcalls.detectors._engine.detector import Detector
 from streamcalls.detectors._engine.machine import Machine
 from streamcalls.detectors._parts.callblock import CallBlock
-from streamcalls.detectors._parts.callobject import CallKeys
+from streamcalls.detectors._parts.callkeys import CallKeys
 from streamcalls.detectors._parts.jsoncalls import Body, JsonCalls
 from streamcalls.detectors._parts.pycalls import PythonCalls
 from streamcalls.detectors._parts.xmlparams import Closer

@@ -77,6 +77,16 @@ class SharedOpener(Detector):
         self._chosen = None
         self._trigger = trigger
 
+    def feed(self, text: str, pos: int) -> int:
+        # A dispatcher: once it has chosen, the chosen format's own machine reads the region, and
+        # the text goes straight to it (a loop around that loop would only call it again to see it
+        # wait, for every piece of every value).
+        if self._chosen is None:
+            pos = self._choose(text, pos)
+            if self._chosen is None:
+                return pos
+        return self._read(text, pos)
+
     def _choose(self, text: str, pos: int) -> int:
         if self._pick(text, pos, final=False) is None:
             return pos  # undecided: wait for more text

@@ -181,15 +181,33 @@ class _Identified:
 
 def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
     line, by_lead = _searched(triggers)
+    # A line trigger whose first character another scan looks for anyway with the regex engine
+    # (``<think>`` beside the ``<`` markers) joins that scan, behind a line end, instead of costing
+    # the line scan; not one that str.find looks for alone (``[TOOL_CALLS]``), which it would slow.
+    joined = {lead: list(members) for lead, members in by_lead.items()}
+    engine = {lead for lead, members in by_lead.items() if len(members) > 1 or not _literal(members[0][1])}
+    for number, trigger in line:
+        if trigger.lead in engine:
+            joined[trigger.lead].append((number, trigger))
+    line = [(number, t) for number, t in line if t.lead not in engine]
     scans = []
     if line:
         source = "\\n" + _alternatives([t.pattern for _, t in line], "".join(t.lead for _, t in line))
         own = tuple((number, re.compile(t.pattern)) for number, t in line)
         scans.append(_Scan(re.compile(source), True, own, "", "", _NEVER))
-    for lead, members in by_lead.items():
-        rests = _alternatives([t.rest for _, t in members])
-        own = tuple((number, re.compile(t.pattern)) for number, t in members)
-        literal = _literal(members[0][1]) if len(members) == 1 else ""
+    for lead, members in joined.items():
+        members.sort(key=lambda member: member[0])
+        after_line = f"(?<=\\n{re.escape(lead)})"
+        at_line = [t.rest for _, t in members if t.line_start]
+        rests = _alternatives(
+            [t.rest for _, t in members if not t.line_start]
+            + ([after_line + _alternatives(at_line)] if at_line else [])
+        )
+        own = tuple(
+            (number, re.compile("(?<=\\n)" + t.pattern if t.line_start else t.pattern))
+            for number, t in members
+        )
+        literal = _literal(members[0][1]) if len(members) == 1 and not members[0][1].line_start else ""
         scans.append(_Scan(re.compile(re.escape(lead) + rests), False, own, literal, lead, re.compile(rests)))
     return tuple(scans)
 

@@ -1,7 +1,7 @@
 """The detectors' shared parts: what formats are built from.
 
 - :mod:`.arguments`: a call's JSON arguments fed to the call assembler (up to a token);
-- :mod:`.callobject`, :mod:`.callrun`: call objects (``{"name", "arguments"}`` and the keys a
+- :mod:`.callobject`, :mod:`.callkeys`, :mod:`.callrun`: call objects (``{"name", "arguments"}`` and the keys a
   format uses instead) and runs of them (a JSON array, ``;``-joined, one per line);
 - :mod:`.block`: a block of markup whose body is one call object, up to a closing delimiter;
 - :mod:`.jsoncalls`: JSON calls between tokens (an opener, a body, a closer), declared;

@@ -21,9 +21,7 @@ Two modes:
   which a limit gives up without a trace.
 
 Which keys name the tool, hold the arguments and the call's id is the format's
-(:class:`CallKeys`): ``{"name", "arguments" | "parameters", "id"}`` by default, Cohere's
-``{"tool_name", "parameters", "tool_call_id"}``, or a name-keyed object whose one key is the
-tool's name and whose value is the arguments (Apertus: ``{"get_weather": {"city": "Paris"}}``).
+(:class:`~.callkeys.CallKeys`).
 
 What the object consumes is recorded by the region's
 :class:`~streamcalls.detectors._engine.markup.Markup`; a failed call's ``raw`` is
@@ -34,7 +32,7 @@ from __future__ import annotations
 
 import re
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 import msgspec
 
@@ -44,31 +42,11 @@ from ..._jsonscan import JsonScanner
 from .._engine.machine import Machine, Status, fast
 from .._engine.markup import Markup
 from .._engine.tokens import skip_blanks
+from .callkeys import CALL_KEYS, CallKeys
 
-__all__ = ("CALL_KEYS", "CallKeys", "CallObjectParser")
-
-
-class CallKeys(NamedTuple):
-    """What the keys of a format's call objects mean."""
-
-    name: frozenset[str] = frozenset({"name"})
-    arguments: frozenset[str] = frozenset({"arguments", "parameters"})
-    id: frozenset[str] = frozenset({"id"})
-    skipped: frozenset[str] = frozenset({"type"})  # known keys whose values do not matter
-    name_keyed: bool = False  # {"NAME": {arguments}}: the object's one key is the tool's name
-
-    @classmethod
-    def of(
-        cls,
-        name: tuple[str, ...] = ("name",),
-        arguments: tuple[str, ...] = ("arguments", "parameters"),
-        id: tuple[str, ...] = ("id",),
-        skipped: tuple[str, ...] = ("type",),
-    ) -> CallKeys:
-        return cls(frozenset(name), frozenset(arguments), frozenset(id), frozenset(skipped))
+__all__ = ("CallObjectParser",)
 
 
-CALL_KEYS = CallKeys()
 _NAME_KEYED = "\0arguments"  # the key a name-keyed object's value is read under
 
 _WHITESPACE = " \t\r\n"

@@ -20,7 +20,8 @@ from enum import IntEnum
 from ..._calls import CallAssembler
 from .._engine.machine import Machine, Status, fast
 from .._engine.markup import Markup
-from .callobject import CALL_KEYS, CallKeys, CallObjectParser
+from .callkeys import CALL_KEYS, CallKeys
+from .callobject import CallObjectParser
 
 __all__ = ("CallRun", "Layout")
 

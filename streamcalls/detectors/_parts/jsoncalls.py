@@ -11,7 +11,7 @@ The shape most open-weight formats share::
 A format declares (:class:`JsonCalls`' class attributes) its openers, each with its closer (or
 "" for none), whether its body is an array of call objects, one object (or several joined by
 ``;``), one object per line, or either of the first two, and what its objects' keys mean
-(:class:`~.callobject.CallKeys`).  Everything else is the engine's: the opener is a trigger,
+(:class:`~.callkeys.CallKeys`).  Everything else is the engine's: the opener is a trigger,
 held back while it may still be one; the objects are read by :mod:`.callrun` and
 :mod:`.callobject`, their arguments streamed by the call assembler.
 
@@ -33,7 +33,7 @@ from .._engine.detector import Detector, Hold, Trigger
 from .._engine.machine import Status, fast
 from .._engine.shared import MAX_GAP
 from .._engine.tokens import Seen, literal_at, literal_prefix_at, skip_blanks
-from .callobject import CALL_KEYS, CallKeys
+from .callkeys import CALL_KEYS, CallKeys
 from .callrun import CallRun, Layout
 
 __all__ = ("Body", "JsonCalls")
