@@ -28,9 +28,13 @@ from ._events import (
     Event,
     ParseError,
     ProviderError,
+    ReasoningCompleted,
     ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
+    StreamStarted,
     TextDelta,
+    TextSignature,
     ToolCall,
     ToolCallCompleted,
     ToolCallDelta,
@@ -45,7 +49,16 @@ from ._names import ProviderName
 from ._parser import ParserState, StreamParser
 from ._partial import PartialArguments
 from ._results import ToolResult
-from .codec import Tool, augment_system_prompt, encode_call, encode_result, encode_tools, extract
+from ._turn import ReasoningPart, TextPart, Turn, TurnBuilder, accumulate
+from .codec import (
+    Tool,
+    augment_system_prompt,
+    encode_call,
+    encode_result,
+    encode_tools,
+    encode_turn,
+    extract,
+)
 
 if _TYPE_CHECKING:
     from .aio._aparse import aparse
@@ -94,13 +107,19 @@ __all__ = (
     "PartialArguments",
     "ProviderError",
     "ProviderName",
+    "ReasoningCompleted",
     "ReasoningDelta",
+    "ReasoningPart",
+    "ReasoningStarted",
     "StreamError",
     "StreamFinished",
     "StreamInterrupted",
     "StreamParser",
     "StreamStalled",
+    "StreamStarted",
     "TextDelta",
+    "TextPart",
+    "TextSignature",
     "Tool",
     "ToolCall",
     "ToolCallCompleted",
@@ -111,15 +130,19 @@ __all__ = (
     "ToolCallStarted",
     "ToolResult",
     "ToolRun",
+    "Turn",
+    "TurnBuilder",
     "Usage",
     "UsageError",
     "__version__",
+    "accumulate",
     "aparse",
     "augment_system_prompt",
     "detectors_for_model",
     "encode_call",
     "encode_result",
     "encode_tools",
+    "encode_turn",
     "extract",
     "from_anthropic_stream",
     "from_httpx",

@@ -80,6 +80,8 @@ class Adapter:
             view = self._decode_slowly(self._decoder, data, self.what)
             if view is None:
                 return
+        if not emit.started:
+            self.begin(view, data)
         self.handle(view, name)
 
     def on_object(self, obj: Any) -> None:
@@ -87,9 +89,21 @@ class Adapter:
         if emit.finished:
             emit.after_end(repr(obj)[:200])
             return
-        view = self.convert_view(self.plain(obj), self.view, self.what)
+        plain = self.plain(obj)
+        view = self.convert_view(plain, self.view, self.what)
         if view is not None:
+            if not emit.started:
+                self.begin(view, plain)
             self.handle(view, None)
+
+    def begin(self, view: Any, raw: Any) -> None:
+        """The stream's first record (``raw``: its bytes, or the plain object): report the
+        stream's start, with the model and response id the record names (see ``head``)."""
+        self.emit.start(self.name, *self.head(view, raw))
+
+    def head(self, view: Any, raw: Any) -> tuple[object, object]:
+        """The model and the response id a first record names (None where it names none)."""
+        return None, None
 
     # -- decoding: the slow path, taken when the typed decode failed ----------------
 

@@ -1,9 +1,11 @@
-"""What provider adapters write into: events, calls, text, and the stream's end.
+"""What provider adapters write into: events, calls, text, reasoning, and the stream's end.
 
-The rules that hold for every provider live here, once: a provider error
-fails the calls it interrupts; the end of the stream is reported exactly
-once, after every call has ended; a normal stop after calls reads
-``"tool_calls"``; input after the end is reported, not processed.
+The rules that hold for every provider live here, once: the stream's start
+is reported once, first; a reasoning block is opened before its text and
+closed exactly once (at the latest by the stream's end or an error); a
+provider error fails the calls it interrupts; the end of the stream is
+reported exactly once, after every call has ended; a normal stop after calls
+reads ``"tool_calls"``; input after the end is reported, not processed.
 """
 
 from __future__ import annotations
@@ -16,9 +18,13 @@ from ._events import (
     Event,
     ParseError,
     ProviderError,
+    ReasoningCompleted,
     ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
+    StreamStarted,
     TextDelta,
+    TextSignature,
     Usage,
 )
 from ._limits import Limits
@@ -40,13 +46,19 @@ def preview(raw: bytes | bytearray, limit: int = 200) -> str:
 class Emitter:
     __slots__ = (
         "_after_end_reported",
+        "_encrypted",
+        "_redacted",
+        "_signature",
         "calls",
         "errored",
         "finished",
         "limits",
         "on_model",
         "out",
+        "reasoning_kind",
+        "reasoning_open",
         "report_invalid_utf8",
+        "started",
         "text",
         "text_end",
     )
@@ -68,6 +80,12 @@ class Emitter:
         self.errored = False
         self.report_invalid_utf8 = report_invalid_utf8
         self._after_end_reported = False
+        self.started = False  # StreamStarted was reported
+        self.reasoning_open = False  # a ReasoningStarted awaits its ReasoningCompleted
+        self.reasoning_kind: str | None = None  # the open block's kind
+        self._signature: str | None = None  # what the open block's end carries
+        self._redacted: str | None = None
+        self._encrypted: str | None = None
         # The text channel: text detectors replace these two.
         self.text: TextSink = self._plain_text
         self.text_end: Callable[[], None] = _nothing
@@ -84,11 +102,66 @@ class Emitter:
             self.on_model = None
             hook(name)
 
-    def reasoning(self, text: str) -> None:
+    def start(self, provider: str, model: object = None, response_id: object = None) -> None:
+        """The stream's first record: report whose stream it is, once."""
+        if not self.started:
+            self.started = True
+            named = model if isinstance(model, str) and model else None
+            identified = response_id if isinstance(response_id, str) and response_id else None
+            self.out.append(StreamStarted(provider, named, identified))
+
+    def reasoning(self, text: str, kind: str | None = None) -> None:
+        """Reasoning text: in the open block, or in a new one (of ``kind``) if none is open or
+        the open one is of another kind."""
+        if not self.reasoning_open:
+            self.reasoning_start(kind=kind)
+        elif kind is not None and kind != self.reasoning_kind:
+            self.reasoning_end()
+            self.reasoning_start(kind=kind)
         self.out.append(ReasoningDelta(text))
+
+    def reasoning_start(
+        self, id: str | None = None, kind: str | None = None, format: str | None = None
+    ) -> None:
+        """A reasoning block begins (the open one, if any, ends first)."""
+        if self.reasoning_open:
+            self.reasoning_end()
+        self.reasoning_open = True
+        self.reasoning_kind = kind
+        self.out.append(ReasoningStarted(id or None, kind, format or None))
+
+    def reasoning_note(
+        self, signature: str | None = None, redacted: str | None = None, encrypted: str | None = None
+    ) -> None:
+        """What the open block's end will carry, as it arrives (pieces are joined); with no block
+        open, a block opens for it."""
+        if not self.reasoning_open:
+            self.reasoning_start()
+        if signature:
+            self._signature = signature if self._signature is None else self._signature + signature
+        if redacted:
+            self._redacted = redacted if self._redacted is None else self._redacted + redacted
+        if encrypted:
+            self._encrypted = encrypted if self._encrypted is None else self._encrypted + encrypted
+
+    def reasoning_end(self) -> None:
+        """The open reasoning block ends, with what was noted for it (nothing if none is open)."""
+        if not self.reasoning_open:
+            return
+        self.reasoning_open = False
+        self.reasoning_kind = None
+        self.out.append(ReasoningCompleted(self._signature, self._redacted, self._encrypted))
+        self._signature = self._redacted = self._encrypted = None
+
+    def text_signature(self, signature: str) -> None:
+        """A signature on the text so far (Gemini): the text held back is let out first."""
+        self.text_end()
+        self.out.append(TextSignature(signature))
 
     def provider_error(self, message: str, code: str | None = None) -> None:
         self.errored = True
+        if self.reasoning_open:
+            self.reasoning_end()
         self.text_end()
         self.calls.fail_open(f"interrupted by a provider error: {message}")
         self.out.append(ProviderError(message, code))
@@ -101,6 +174,8 @@ class Emitter:
         """The provider's end marker: end open calls and report the end, once."""
         if self.finished:
             return
+        if self.reasoning_open:
+            self.reasoning_end()
         self.text_end()
         calls = self.calls
         if calls.has_open:
@@ -116,6 +191,8 @@ class Emitter:
         """No more bytes.  ``truncated`` says what end marker never came, if one is missing."""
         if self.finished:
             return
+        if self.reasoning_open:
+            self.reasoning_end()
         self.text_end()
         if self.calls.has_open:
             self.calls.fail_open("stream ended before the call completed")

@@ -25,7 +25,11 @@ a call.
 Gemini 3 puts an opaque ``thoughtSignature`` beside ``functionCall`` in the
 part (of parallel calls, only the first has one).  It becomes the call's
 :attr:`~streamcalls.ToolCall.thought_signature`, for the codec to send back:
-the next request is refused without it.
+the next request is refused without it.  A signature can also come on a
+``thought`` part (it ends that run of thoughts: a reasoning block of kind
+``"thought"``, signed) or on a text part, often an empty one at the end of
+the turn (a :class:`~streamcalls.TextSignature` after that text).  The first
+chunk's ``modelVersion`` and ``responseId`` are the stream's start.
 
 The Gemini API sends each call whole, usually without an id (one is
 generated); a call without arguments has no ``args`` at all, which reads as
@@ -110,6 +114,14 @@ class _UsageMetadata(msgspec.Struct, rename="camel"):
 class _PromptFeedback(msgspec.Struct, rename="camel"):
     block_reason: str | int | None = None
     block_reason_message: str | None = None
+
+
+class _Head(msgspec.Struct, rename="camel"):
+    model_version: Any = None  # read once, from the first chunk: the view below leaves them out
+    response_id: Any = None
+
+
+_head = msgspec.json.Decoder(_Head)
 
 
 class _Chunk(msgspec.Struct, rename="camel"):
@@ -240,6 +252,17 @@ class GeminiAdapter(Adapter):
 
     # -- input -----------------------------------------------------------------
 
+    def head(self, view: _Chunk, raw: Any) -> tuple[object, object]:
+        if isinstance(raw, bytes):
+            try:
+                head = _head.decode(raw)
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+                return None, None
+            return head.model_version, head.response_id
+        if isinstance(raw, dict):
+            return raw.get("modelVersion"), raw.get("responseId")
+        return None, None
+
     def plain(self, obj: Any) -> Any:
         dump = getattr(obj, "model_dump", None)
         if dump is not None:  # a google-genai object: its JSON names are the aliases
@@ -276,14 +299,26 @@ class GeminiAdapter(Adapter):
             emit.finish("content_filter", blocked, self._usage)
 
     def _part(self, part: _Part) -> None:
+        emit = self.emit
         call = part.function_call
+        signature = part.thought_signature
         if call is not None:
-            self._function_call(call, part.thought_signature)
-        elif part.text:
-            if part.thought:
-                self.emit.reasoning(part.text)
-            else:
-                self.emit.text(part.text)
+            emit.reasoning_end()
+            self._function_call(call, signature)
+        elif part.thought:
+            if part.text:
+                emit.reasoning(part.text, "thought")
+            if signature:
+                emit.reasoning_note(signature=signature)
+                emit.reasoning_end()  # a signed thought part ends the run
+        else:
+            if part.text:
+                if emit.reasoning_open:
+                    emit.reasoning_end()
+                emit.text(part.text)
+            if signature:
+                emit.reasoning_end()
+                emit.text_signature(signature)
 
     # -- calls -------------------------------------------------------------------
 
