@@ -82,6 +82,9 @@ class Adapter:
                 return
         if not emit.started:
             self.begin(view, data)
+            self.handle(view, name)
+            emit.opening = False
+            return
         self.handle(view, name)
 
     def on_object(self, obj: Any) -> None:
@@ -94,6 +97,9 @@ class Adapter:
         if view is not None:
             if not emit.started:
                 self.begin(view, plain)
+                self.handle(view, None)
+                emit.opening = False
+                return
             self.handle(view, None)
 
     def begin(self, view: Any, raw: Any) -> None:

@@ -54,6 +54,7 @@ class Emitter:
         "finished",
         "limits",
         "on_model",
+        "opening",
         "out",
         "reasoning_kind",
         "reasoning_open",
@@ -81,6 +82,7 @@ class Emitter:
         self.report_invalid_utf8 = report_invalid_utf8
         self._after_end_reported = False
         self.started = False  # StreamStarted was reported
+        self.opening = False  # the first record is being read
         self.reasoning_open = False  # a ReasoningStarted awaits its ReasoningCompleted
         self.reasoning_kind: str | None = None  # the open block's kind
         self._signature: str | None = None  # what the open block's end carries
@@ -106,6 +108,7 @@ class Emitter:
         """The stream's first record: report whose stream it is, once."""
         if not self.started:
             self.started = True
+            self.opening = True
             named = model if isinstance(model, str) and model else None
             identified = response_id if isinstance(response_id, str) and response_id else None
             self.out.append(StreamStarted(provider, named, identified))
@@ -159,6 +162,9 @@ class Emitter:
         self.out.append(TextSignature(signature))
 
     def provider_error(self, message: str, code: str | None = None) -> None:
+        out = self.out
+        if self.opening and out and type(out[-1]) is StreamStarted:
+            out.pop()  # the first record is an error: the stream never started (an error body)
         self.errored = True
         if self.reasoning_open:
             self.reasoning_end()

@@ -288,7 +288,7 @@ class StreamStarted(msgspec.Struct, frozen=True, omit_defaults=True, tag="stream
 
     Comes once, first, from the first record of a provider's stream (before it only framing
     errors may come); a complete response read whole gives it too.  Not for
-    ``provider="text"`` streams, nor for a body that is an error.
+    ``provider="text"`` streams, nor for a stream or body that opens with an error.
     """
 
     provider: str

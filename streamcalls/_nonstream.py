@@ -143,6 +143,7 @@ def read_document(
     if adapter is None or adapter.name != provider:
         adapter = ADAPTERS[provider](emit)
     emit.start(provider, found.model, found.response_id)
+    emit.opening = False  # a response that failed is still a response
     _report(emit, found)
     for event in _ENDS[provider](found, obj):
         adapter.on_object(event)

@@ -13,8 +13,10 @@ import msgspec
 import streamcalls
 from streamcalls import (
     Event,
+    ParseError,
     ReasoningDelta,
     StreamFinished,
+    StreamStarted,
     TextDelta,
     ToolCall,
     ToolCallCompleted,
@@ -43,6 +45,23 @@ def feed_chunks(chunks: Iterable[bytes], provider: str = "auto", **options: Any)
         events += parser.feed(chunk)
     events += parser.close()
     return events
+
+
+def after_start(events: Sequence[Event]) -> list[Event]:
+    """The events without the stream's :class:`~streamcalls.StreamStarted` (for tests about what
+    follows it; ``tests/test_turn_events.py`` checks the start itself).  It is never anywhere but
+    before the stream's content: only framing errors may come before it."""
+    kept = [event for event in events if type(event) is not StreamStarted]
+    if len(kept) < len(events):
+        assert len(events) - len(kept) == 1, events
+        first = next(i for i, event in enumerate(events) if type(event) is StreamStarted)
+        assert all(type(event) is ParseError for event in events[:first]), events
+    return kept
+
+
+def feed_content(chunks: Iterable[bytes], provider: str = "auto", **options: Any) -> list[Event]:
+    """:func:`feed_chunks`, then :func:`after_start`: the events a stream's start leads to."""
+    return after_start(feed_chunks(chunks, provider, **options))
 
 
 def plain(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -228,7 +228,8 @@ class BedrockAdapter(Adapter):
         if name is None:
             return
         if not self.emit.started:
-            self.emit.start(self.name)
+            self._first(self.on_record, name, data)
+            return
         handler = self._handlers.get(name)
         if handler is None and not _is_error(name):
             return  # an event this adapter does not use
@@ -247,7 +248,8 @@ class BedrockAdapter(Adapter):
             self.emit.parse_error("a Bedrock event is a dict with one key, the event type", repr(obj)[:200])
             return
         if not self.emit.started:
-            self.emit.start(self.name)
+            self._first(self.on_object, data)
+            return
         for name, body in data.items():
             handler = self._handlers.get(name)
             if handler is None and not _is_error(name):
@@ -258,6 +260,12 @@ class BedrockAdapter(Adapter):
             event = self.convert_view(body, view, f"Bedrock {name} event")
             if event is not None:
                 method(event)
+
+    def _first(self, read: Callable[..., None], *record: Any) -> None:
+        """The first record: the stream's start (Bedrock names no model or id), then the record."""
+        self.emit.start(self.name)
+        read(*record)
+        self.emit.opening = False
 
     def _ended(self, name: str, raw: bytes | str) -> bool:
         """After messageStop only metadata and errors are expected; after the end, nothing."""
