@@ -14,7 +14,9 @@ import streamcalls
 from streamcalls import (
     Event,
     ParseError,
+    ReasoningCompleted,
     ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
     StreamStarted,
     TextDelta,
@@ -183,7 +185,31 @@ def text_run(detect: tuple[str, ...]) -> Callable[..., list[Event]]:
 CALL_EVENTS = (ToolCallStarted, ToolCallDelta, ToolCallCompleted, ToolCallFailed)
 
 
+def check_reasoning_blocks(events: Sequence[Event]) -> None:
+    """The start and the reasoning blocks: StreamStarted at most once, before any content (only
+    parse errors before it); each ReasoningStarted followed by ReasoningDelta* and exactly one
+    ReasoningCompleted, with nothing else in between; no ReasoningCompleted without its start.
+    (A text detector's bare ReasoningDelta, outside any block, is allowed.)"""
+    starts = [i for i, event in enumerate(events) if type(event) is StreamStarted]
+    assert len(starts) <= 1, "StreamStarted twice"
+    if starts:
+        assert all(type(event) is ParseError for event in events[: starts[0]]), "content before StreamStarted"
+    open_block = False
+    for event in events:
+        kind = type(event)
+        if kind is ReasoningStarted:
+            assert not open_block, "a reasoning block inside another"
+            open_block = True
+        elif kind is ReasoningCompleted:
+            assert open_block, "ReasoningCompleted without its ReasoningStarted"
+            open_block = False
+        elif open_block:
+            assert kind is ReasoningDelta, f"{kind.__name__} inside a reasoning block"
+    assert not open_block, "a reasoning block never ended"
+
+
 def check_protocol(events: list[Event]) -> None:
+    check_reasoning_blocks(events)
     started: list[int] = []
     ended: set[int] = set()
     deltas: dict[int, list[str]] = {}
