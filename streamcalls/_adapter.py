@@ -69,9 +69,13 @@ class Adapter:
 
     def on_record(self, name: str | None, data: bytes) -> None:
         emit = self.emit
-        if emit.finished:
-            emit.after_end(data)
-            return
+        if not emit.steady:  # one check per record for both: the first record, and input after the end
+            if emit.finished:
+                emit.after_end(data)
+                return
+            if not emit.started:
+                self._first_record(name, data)
+                return
         try:
             view = self._decode(data)
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
@@ -80,12 +84,19 @@ class Adapter:
             view = self._decode_slowly(self._decoder, data, self.what)
             if view is None:
                 return
-        if not emit.started:
-            self.begin(view, data)
-            self.handle(view, name)
-            emit.opening = False
-            return
         self.handle(view, name)
+
+    def _first_record(self, name: str | None, data: bytes) -> None:
+        emit = self.emit
+        try:
+            view = self._decode(data)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            view = self._decode_slowly(self._decoder, data, self.what)
+            if view is None:
+                return
+        self.begin(view, data)
+        self.handle(view, name)
+        emit.opening = False
 
     def on_object(self, obj: Any) -> None:
         emit = self.emit

@@ -60,6 +60,7 @@ class Emitter:
         "reasoning_open",
         "report_invalid_utf8",
         "started",
+        "steady",
         "text",
         "text_end",
     )
@@ -82,6 +83,7 @@ class Emitter:
         self.report_invalid_utf8 = report_invalid_utf8
         self._after_end_reported = False
         self.started = False  # StreamStarted was reported
+        self.steady = False  # started and not finished: an adapter's records need no special care
         self.opening = False  # the first record is being read
         self.reasoning_open = False  # a ReasoningStarted awaits its ReasoningCompleted
         self.reasoning_kind: str | None = None  # the open block's kind
@@ -108,6 +110,7 @@ class Emitter:
         """The stream's first record: report whose stream it is, once."""
         if not self.started:
             self.started = True
+            self.steady = not self.finished
             self.opening = True
             named = model if isinstance(model, str) and model else None
             identified = response_id if isinstance(response_id, str) and response_id else None
@@ -158,6 +161,8 @@ class Emitter:
 
     def text_signature(self, signature: str) -> None:
         """A signature on the text so far (Gemini): the text held back is let out first."""
+        if self.reasoning_open:
+            self.reasoning_end()
         self.text_end()
         self.out.append(TextSignature(signature))
 
@@ -191,6 +196,7 @@ class Emitter:
         elif reason == "stop" and calls.completed:
             reason = "tool_calls"
         self.finished = True
+        self.steady = False
         self.out.append(StreamFinished(reason, usage, provider_reason))
 
     def end_of_input(self, truncated: str | None) -> None:

@@ -132,7 +132,8 @@ class ReasoningStarted(
 
     Comes before the block's :class:`ReasoningDelta` events (a block may have none: a redacted
     one, or a Responses item without a summary), and is followed by exactly one
-    :class:`ReasoningCompleted`; blocks never nest or overlap.  What it carries is what a writer
+    :class:`ReasoningCompleted`, with nothing else in between but a :class:`ParseError` (reported
+    where the bad bytes are); blocks never nest or overlap.  What it carries is what a writer
     needs before the block's text: which item it belongs to, and what the provider called it.
     """
 

@@ -188,7 +188,8 @@ CALL_EVENTS = (ToolCallStarted, ToolCallDelta, ToolCallCompleted, ToolCallFailed
 def check_reasoning_blocks(events: Sequence[Event]) -> None:
     """The start and the reasoning blocks: StreamStarted at most once, before any content (only
     parse errors before it); each ReasoningStarted followed by ReasoningDelta* and exactly one
-    ReasoningCompleted, with nothing else in between; no ReasoningCompleted without its start.
+    ReasoningCompleted, with nothing else in between (but a ParseError: bytes that could not be read
+    are reported where they are found); no ReasoningCompleted without its start.
     (A text detector's bare ReasoningDelta, outside any block, is allowed.)"""
     starts = [i for i, event in enumerate(events) if type(event) is StreamStarted]
     assert len(starts) <= 1, "StreamStarted twice"
@@ -204,7 +205,7 @@ def check_reasoning_blocks(events: Sequence[Event]) -> None:
             assert open_block, "ReasoningCompleted without its ReasoningStarted"
             open_block = False
         elif open_block:
-            assert kind is ReasoningDelta, f"{kind.__name__} inside a reasoning block"
+            assert kind is ReasoningDelta or kind is ParseError, f"{kind.__name__} inside a reasoning block"
     assert not open_block, "a reasoning block never ended"
 
 

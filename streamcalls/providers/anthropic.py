@@ -165,6 +165,8 @@ class AnthropicAdapter(Adapter):
             call = self._calls.get(event.index)
             text = delta.partial_json
             if call is not None and text:
+                if self.emit.reasoning_open:  # a thinking block opened over the call: it ends here
+                    self.emit.reasoning_end()
                 if call.status == OPEN:  # feed_arguments' common case, inlined: this runs per fragment
                     rest = self.emit.calls.feed(call, text)
                     if rest >= 0:
@@ -173,6 +175,8 @@ class AnthropicAdapter(Adapter):
                     self.feed_arguments(call, text)
         elif kind == "text_delta":
             if delta.text and self._blocks.get(event.index) != _IGNORED:
+                if self.emit.reasoning_open:  # text is never inside a reasoning block
+                    self.emit.reasoning_end()
                 self.emit.text(delta.text)
         elif kind == "thinking_delta":
             if delta.thinking and self._blocks.get(event.index) == _THINKING:
@@ -210,11 +214,12 @@ class AnthropicAdapter(Adapter):
 
     def _block_stop(self, index: int) -> None:
         call = self._calls.pop(index, None)
+        kind = self._blocks.pop(index, None)
+        if kind != _THINKING:
+            self.emit.reasoning_end()  # a thinking block still open: nothing else may come inside it
         if call is not None:
             self.emit.calls.end(call)
-            return
-        kind = self._blocks.pop(index, None)
-        if kind == _TEXT:
+        elif kind == _TEXT:
             self.emit.text_end()
         elif kind == _THINKING:
             self.emit.reasoning_end()

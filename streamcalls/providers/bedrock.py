@@ -298,7 +298,7 @@ class BedrockAdapter(Adapter):
         emit = self.emit
         index = event.content_block_index
         if delta.text:
-            if index == self._reasoning_block:
+            if emit.reasoning_open:  # text is never inside a reasoning block
                 self._end_reasoning()
             self._text_blocks.add(index)
             emit.text(delta.text)
@@ -308,6 +308,8 @@ class BedrockAdapter(Adapter):
         if tool is not None and tool.input:
             call = self._calls.get(index)
             if call is not None:
+                if emit.reasoning_open:
+                    self._end_reasoning()
                 if isinstance(tool.input, str):
                     self.feed_arguments(call, tool.input)
                 else:
@@ -339,6 +341,8 @@ class BedrockAdapter(Adapter):
         if index == self._reasoning_block:
             self._end_reasoning()
             return
+        if self.emit.reasoning_open:  # another block's end while a reasoning block is open
+            self._end_reasoning()
         call = self._calls.pop(index, None)
         if call is not None:
             self.emit.calls.end(call)

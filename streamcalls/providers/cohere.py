@@ -192,6 +192,7 @@ class CohereAdapter(Adapter):
             if isinstance(tool_call, _ToolCall):
                 self._start(event.index, tool_call)
         elif kind == "tool-call-end":
+            emit.reasoning_end()
             call = self._calls.pop(event.index, None)
             if call is not None:
                 emit.calls.end(call)
@@ -205,6 +206,8 @@ class CohereAdapter(Adapter):
         # message-start, citations, debug and unknown types are ignored.
 
     def _arguments(self, index: int, arguments: str) -> None:
+        if self.emit.reasoning_open:  # a plan that came back after the calls began: it ends here
+            self.emit.reasoning_end()
         if index not in self._calls:
             message = f"tool-call-delta for index {index}, which has no open call; ignored"
             self.emit.parse_error(message, arguments)

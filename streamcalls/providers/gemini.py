@@ -384,6 +384,7 @@ class GeminiAdapter(Adapter):
     def _cut_streamed(self, why: str) -> None:
         streamed = self._streamed
         if streamed is not None:
+            self.emit.reasoning_end()
             self._streamed = None
             if not streamed.failed:
                 self.emit.calls.fail(streamed.call, why)
@@ -392,6 +393,7 @@ class GeminiAdapter(Adapter):
 
     def _finish(self, reason: str, message: str | None) -> None:
         emit = self.emit
+        emit.reasoning_end()
         detail = f"{reason}: {message}" if message else reason
         if reason in _BAD_CALL:
             if self._streamed is not None:

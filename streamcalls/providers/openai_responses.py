@@ -330,6 +330,8 @@ class OpenAIResponsesAdapter(Adapter):
         return parts
 
     def _arguments_delta(self, event: _Event, delta: str) -> None:
+        if self.emit.reasoning_open:  # a reasoning item's parts never hold a call's arguments
+            self._end_reasoning()
         call = self._find(event.item_id, event.output_index)
         if call is not None:
             self.feed_arguments(call, delta)
@@ -341,6 +343,7 @@ class OpenAIResponsesAdapter(Adapter):
         self._pending.setdefault(key, []).append(delta)
 
     def _arguments_done(self, event: _Event) -> None:
+        self._end_reasoning()
         arguments = event.arguments if isinstance(event.arguments, str) else None
         call = self._find(event.item_id, event.output_index)
         if call is None:
@@ -360,6 +363,8 @@ class OpenAIResponsesAdapter(Adapter):
         item = event.item
         if item is None:
             return
+        if item.type != "reasoning":
+            self._end_reasoning()
         if item.type != "function_call":
             if item.type == "message":
                 self.emit.text_end()
@@ -405,6 +410,7 @@ class OpenAIResponsesAdapter(Adapter):
 
     def _flush_pending(self) -> None:
         """At the end: arguments of items that were never named fail as calls."""
+        self._end_reasoning()
         calls = self.emit.calls
         for key, parts in self._pending.items():
             call = calls.open(None if key.startswith("#") else key, None, "native")
