@@ -18,7 +18,7 @@ from ._call import COMPLETED, OPEN, Call
 from ._emitter import Emitter
 from ._lenient import convert_leniently
 
-__all__ = ("JSON_BLANKS", "Adapter", "as_mapping")
+__all__ = ("JSON_BLANKS", "Adapter", "Head", "as_mapping", "head_of")
 
 T = TypeVar("T")
 
@@ -224,6 +224,31 @@ class Adapter:
     def close(self) -> None:
         """End of input; report truncation if the provider's end marker never came."""
         self.emit.end_of_input(None)
+
+
+class Head(msgspec.Struct, gc=False):
+    """The model and id a first record names, for views that leave them out (they cost a decode
+    per record): read once, from the first record only (see :func:`head_of`)."""
+
+    model: Any = None
+    id: Any = None
+
+
+def head_of(
+    raw: Any, decoder: msgspec.json.Decoder[Any], model: str, response_id: str
+) -> tuple[object, object]:
+    """The ``model`` and ``response_id`` fields (by their JSON names) of a first record: its bytes
+    decoded with ``decoder`` (into a struct with ``model`` and ``id`` attributes, such as
+    :class:`Head`), or the plain object read."""
+    if isinstance(raw, bytes):
+        try:
+            head = decoder.decode(raw)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            return None, None
+        return head.model, head.id
+    if isinstance(raw, Mapping):
+        return raw.get(model), raw.get(response_id)
+    return None, None
 
 
 def as_mapping(obj: Any) -> Any:

@@ -46,9 +46,7 @@ def preview(raw: bytes | bytearray, limit: int = 200) -> str:
 class Emitter:
     __slots__ = (
         "_after_end_reported",
-        "_encrypted",
-        "_redacted",
-        "_signature",
+        "_noted",
         "calls",
         "errored",
         "finished",
@@ -87,9 +85,7 @@ class Emitter:
         self.opening = False  # the first record is being read
         self.reasoning_open = False  # a ReasoningStarted awaits its ReasoningCompleted
         self.reasoning_kind: str | None = None  # the open block's kind
-        self._signature: str | None = None  # what the open block's end carries
-        self._redacted: str | None = None
-        self._encrypted: str | None = None
+        self._noted: list[str | None] | None = None  # the open block's signature, redacted, encrypted
         # The text channel: text detectors replace these two.
         self.text: TextSink = self._plain_text
         self.text_end: Callable[[], None] = _nothing
@@ -143,12 +139,13 @@ class Emitter:
         open, a block opens for it."""
         if not self.reasoning_open:
             self.reasoning_start()
-        if signature:
-            self._signature = signature if self._signature is None else self._signature + signature
-        if redacted:
-            self._redacted = redacted if self._redacted is None else self._redacted + redacted
-        if encrypted:
-            self._encrypted = encrypted if self._encrypted is None else self._encrypted + encrypted
+        noted = self._noted
+        if noted is None:
+            noted = self._noted = [None, None, None]
+        for slot, piece in enumerate((signature, redacted, encrypted)):
+            if piece:
+                before = noted[slot]
+                noted[slot] = piece if before is None else before + piece
 
     def reasoning_end(self) -> None:
         """The open reasoning block ends, with what was noted for it (nothing if none is open)."""
@@ -156,8 +153,12 @@ class Emitter:
             return
         self.reasoning_open = False
         self.reasoning_kind = None
-        self.out.append(ReasoningCompleted(self._signature, self._redacted, self._encrypted))
-        self._signature = self._redacted = self._encrypted = None
+        noted = self._noted
+        if noted is None:
+            self.out.append(ReasoningCompleted())
+        else:
+            self._noted = None
+            self.out.append(ReasoningCompleted(*noted))
 
     def text_signature(self, signature: str) -> None:
         """A signature on the text so far (Gemini): the text held back is let out first."""

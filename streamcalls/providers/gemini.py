@@ -57,7 +57,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, as_mapping
+from .._adapter import Adapter, as_mapping, head_of
 from .._call import OPEN, Call
 from .._emitter import Emitter
 from .._events import Usage
@@ -116,9 +116,9 @@ class _PromptFeedback(msgspec.Struct, rename="camel"):
     block_reason_message: str | None = None
 
 
-class _Head(msgspec.Struct, rename="camel"):
-    model_version: Any = None  # read once, from the first chunk: the view below leaves them out
-    response_id: Any = None
+class _Head(msgspec.Struct, gc=False, rename={"model": "modelVersion", "id": "responseId"}):
+    model: Any = None  # read once, from the first chunk: the view below leaves them out
+    id: Any = None
 
 
 _head = msgspec.json.Decoder(_Head)
@@ -253,15 +253,7 @@ class GeminiAdapter(Adapter):
     # -- input -----------------------------------------------------------------
 
     def head(self, view: _Chunk, raw: Any) -> tuple[object, object]:
-        if isinstance(raw, bytes):
-            try:
-                head = _head.decode(raw)
-            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-                return None, None
-            return head.model_version, head.response_id
-        if isinstance(raw, dict):
-            return raw.get("modelVersion"), raw.get("responseId")
-        return None, None
+        return head_of(raw, _head, "modelVersion", "responseId")
 
     def plain(self, obj: Any) -> Any:
         dump = getattr(obj, "model_dump", None)

@@ -49,7 +49,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import JSON_BLANKS, Adapter
+from .._adapter import JSON_BLANKS, Adapter, Head, head_of
 from .._call import COMPLETED, OPEN, Call
 from .._events import Usage
 
@@ -139,12 +139,7 @@ class _Groq(msgspec.Struct, gc=False):
     usage: _Usage | None = None
 
 
-class _Head(msgspec.Struct, gc=False):
-    id: Any = None  # read once, from the first chunk: the view below leaves it out
-    model: Any = None
-
-
-_head = msgspec.json.Decoder(_Head)
+_head = msgspec.json.Decoder(Head)  # the id, read once from the first chunk: the view below leaves it out
 
 
 class _Chunk(msgspec.Struct, gc=False):
@@ -205,13 +200,7 @@ class OpenAIChatAdapter(Adapter):
         self._usage: Usage | None = None
 
     def head(self, view: _Chunk, raw: Any) -> tuple[object, object]:
-        if isinstance(raw, bytes):
-            try:
-                head = _head.decode(raw)
-            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-                return view.model, None
-            return head.model, head.id
-        return view.model, raw.get("id") if isinstance(raw, dict) else None
+        return head_of(raw, _head, "model", "id")
 
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:

@@ -17,19 +17,8 @@ detectors (unless ``detect=`` or ``model=`` was given).
   and end with ``.done{item_id, arguments}``.  ``call_id`` is the id a
   result is sent back with, so it is the call's id here.
 - ``response.output_text.delta`` (and ``refusal.delta``) is text.
-- A reasoning item ``{type: "reasoning", id: "rs_...", summary: [], content?,
-  encrypted_content?}`` streams its summary parts
-  (``response.reasoning_summary_part.added{item_id, summary_index}``, then
-  ``response.reasoning_summary_text.delta{item_id, summary_index, delta}``)
-  and, from open-weight models, its reasoning text
-  (``response.reasoning_text.delta{item_id, content_index, delta}``).  Each
-  part is one reasoning block (``kind`` ``"summary_text"`` or
-  ``"reasoning_text"``) with the item's id; the item's
-  ``encrypted_content`` is read from ``response.output_item.done`` -- the
-  SDK's ``ResponseReasoningItem`` says the one in ``output_item.added`` may
-  be incomplete -- and ends its last block.  An item without parts is one
-  block without text; parts that only ``output_item.done`` holds are read
-  from there.
+- A reasoning item streams its summary parts and reasoning text: each part
+  is a reasoning block, see :mod:`._reasoning_items`.
 - ``error{code, message, param}`` (some servers nest these in an
   ``error`` object) is an in-stream error.
 
@@ -67,13 +56,9 @@ from .._adapter import Adapter
 from .._call import OPEN, Call
 from .._emitter import Emitter
 from .._events import Usage
+from ._reasoning_items import ReasoningItems, Summary
 
 __all__ = ("OpenAIResponsesAdapter",)
-
-
-class _Text(msgspec.Struct):
-    type: str = ""
-    text: str | None = None
 
 
 class _Item(msgspec.Struct):
@@ -83,7 +68,7 @@ class _Item(msgspec.Struct):
     name: str | None = None
     arguments: Any = None  # a JSON string for function calls
     status: str | None = None
-    summary: list[_Text] | None = None  # reasoning items
+    summary: list[Summary] | None = None  # reasoning items
     content: Any = None  # a reasoning item's reasoning_text parts (a message's parts are not read)
     encrypted_content: str | None = None
 
@@ -163,17 +148,6 @@ def _usage(raw: _Usage | None) -> Usage | None:
     )
 
 
-def _texts(content: Any) -> list[_Text]:
-    """A reasoning item's ``content`` parts (decoded as plain data: a message's differ)."""
-    if not isinstance(content, list):
-        return []
-    return [
-        _Text(str(part.get("type", "")), part["text"] if isinstance(part.get("text"), str) else None)
-        for part in content
-        if isinstance(part, dict)
-    ]
-
-
 def _error_fields(error: Any) -> tuple[str | None, str | None]:
     """The message and code of an error object, if it is one."""
     if not isinstance(error, dict):
@@ -189,7 +163,7 @@ class OpenAIResponsesAdapter(Adapter):
     view = _Event
     what = "OpenAI Responses event"
 
-    __slots__ = ("_by_index", "_by_item", "_part", "_parted", "_pending", "_saw_call")
+    __slots__ = ("_by_index", "_by_item", "_pending", "_reasoning", "_saw_call")
 
     def __init__(self, emit: Emitter) -> None:
         super().__init__(emit)
@@ -198,8 +172,7 @@ class OpenAIResponsesAdapter(Adapter):
         # Argument deltas of items not announced yet, by item id (or "#index").
         self._pending: dict[str, list[str]] = {}
         self._saw_call = False
-        self._part: tuple[str | None, str, int | None] | None = None  # the open reasoning block's part
-        self._parted: set[str | None] = set()  # reasoning items that streamed a part
+        self._reasoning = ReasoningItems(emit)
 
     def head(self, view: _Event, raw: Any) -> tuple[object, object]:
         response = view.response
@@ -231,7 +204,9 @@ class OpenAIResponsesAdapter(Adapter):
                     emit.reasoning_end()
                 emit.text(event.delta)
         elif kind in _REASONING_EVENTS:
-            self._reasoning(event, _REASONING_EVENTS[kind])
+            kind = _REASONING_EVENTS[kind]
+            index = event.summary_index if kind == "summary_text" else event.content_index
+            self._reasoning.part(event.item_id, kind, index, event.delta)
         elif kind == "response.output_item.added":
             self._item_added(event)
         elif kind == "response.function_call_arguments.done":
@@ -253,48 +228,9 @@ class OpenAIResponsesAdapter(Adapter):
     def _item_added(self, event: _Event) -> None:
         item = event.item
         if item is not None and item.type != "reasoning":
-            self._end_reasoning()  # the reasoning item before never said it was done
+            self._reasoning.end()  # the reasoning item before never said it was done
         if item is not None and item.type == "function_call":
             self._open(item, event.output_index)
-
-    # -- reasoning ---------------------------------------------------------------
-
-    def _reasoning(self, event: _Event, kind: str) -> None:
-        """A part of a reasoning item begins, or brings text: each part is a block."""
-        index = event.summary_index if kind == "summary_text" else event.content_index
-        part = (event.item_id, kind, index)
-        emit = self.emit
-        if part != self._part or not emit.reasoning_open:
-            emit.reasoning_start(event.item_id, kind)
-            self._part = part
-            self._parted.add(event.item_id)
-        if isinstance(event.delta, str) and event.delta:
-            emit.reasoning(event.delta, kind)
-
-    def _reasoning_done(self, item: _Item) -> None:
-        """A reasoning item is done: its encrypted content ends its last block."""
-        emit = self.emit
-        if item.id not in self._parted or not emit.reasoning_open:
-            self._end_reasoning()
-            parts = [("summary_text", part) for part in item.summary or ()]
-            parts += [("reasoning_text", part) for part in _texts(item.content)]
-            parts = [(kind, part) for kind, part in parts if part.type == kind]
-            for kind, part in parts[:-1]:
-                emit.reasoning_start(item.id, kind)
-                if part.text:
-                    emit.reasoning(part.text, kind)
-                emit.reasoning_end()
-            last_kind, last_text = (parts[-1][0], parts[-1][1].text) if parts else (None, None)
-            emit.reasoning_start(item.id, last_kind)
-            if last_text:
-                emit.reasoning(last_text, last_kind)
-        emit.reasoning_note(encrypted=item.encrypted_content)
-        self._end_reasoning()
-        self._parted.discard(item.id)
-
-    def _end_reasoning(self) -> None:
-        self._part = None
-        self.emit.reasoning_end()
 
     def _open(self, item: _Item, output_index: int | None) -> Call | None:
         self._saw_call = True
@@ -331,7 +267,7 @@ class OpenAIResponsesAdapter(Adapter):
 
     def _arguments_delta(self, event: _Event, delta: str) -> None:
         if self.emit.reasoning_open:  # a reasoning item's parts never hold a call's arguments
-            self._end_reasoning()
+            self._reasoning.end()
         call = self._find(event.item_id, event.output_index)
         if call is not None:
             self.feed_arguments(call, delta)
@@ -343,7 +279,7 @@ class OpenAIResponsesAdapter(Adapter):
         self._pending.setdefault(key, []).append(delta)
 
     def _arguments_done(self, event: _Event) -> None:
-        self._end_reasoning()
+        self._reasoning.end()
         arguments = event.arguments if isinstance(event.arguments, str) else None
         call = self._find(event.item_id, event.output_index)
         if call is None:
@@ -364,12 +300,12 @@ class OpenAIResponsesAdapter(Adapter):
         if item is None:
             return
         if item.type != "reasoning":
-            self._end_reasoning()
+            self._reasoning.end()
         if item.type != "function_call":
             if item.type == "message":
                 self.emit.text_end()
             elif item.type == "reasoning":
-                self._reasoning_done(item)
+                self._reasoning.done(item.id, item.summary, item.content, item.encrypted_content)
             return
         arguments = item.arguments if isinstance(item.arguments, str) else None
         call = self._find(item.id, event.output_index)
@@ -410,7 +346,7 @@ class OpenAIResponsesAdapter(Adapter):
 
     def _flush_pending(self) -> None:
         """At the end: arguments of items that were never named fail as calls."""
-        self._end_reasoning()
+        self._reasoning.end()
         calls = self.emit.calls
         for key, parts in self._pending.items():
             call = calls.open(None if key.startswith("#") else key, None, "native")
