@@ -27,12 +27,17 @@ from streamcalls import (
     Turn,
     UsageError,
     accumulate,
-    encode_turn,
 )
 from streamcalls._found import CALL, REASONING, SIGNATURE, TEXT
 from streamcalls._readers import READERS
 from streamcalls.codec import CODEC_PROVIDERS
 from tests.support import DATA, counter_ids, feed_chunks
+
+
+def encode(turn: Any, provider: str, results: Any = None) -> list[dict[str, Any]]:
+    """encode_turn with the provider as a plain ``str``: plain dicts, to index freely (a literal name
+    types the result as the SDK's TypedDicts)."""
+    return streamcalls.encode_turn(turn, provider, results)
 
 
 def turn_of(path: str) -> Turn:
@@ -50,7 +55,7 @@ def test_anthropic_thinking_blocks_go_back_signed_and_between_the_calls() -> Non
         ToolResult("toolu_01CalendarRead", "read_calendar", "free"),
         ToolResult("toolu_01WeatherParis", "get_weather", "sunny"),
     ]
-    assistant, user = encode_turn(turn, "anthropic", results)
+    assistant, user = encode(turn, "anthropic", results)
     assert assistant == {
         "role": "assistant",
         "content": [
@@ -90,7 +95,7 @@ def test_anthropic_thinking_blocks_go_back_signed_and_between_the_calls() -> Non
 
 def test_responses_reasoning_items_go_back_before_their_calls_with_the_encrypted_content() -> None:
     turn = turn_of("openai-responses/reasoning_summaries_then_calls.sse")
-    items = encode_turn(turn, "openai-responses")
+    items = encode(turn, "openai-responses")
     assert items == [
         {
             "type": "reasoning",
@@ -131,7 +136,7 @@ def test_responses_reasoning_items_go_back_before_their_calls_with_the_encrypted
 def test_deepseek_reasoning_content_goes_back_on_the_assistant_message() -> None:
     turn = turn_of("openai/deepseek_reasoning_then_call.sse")
     for name in ("deepseek", "openai"):
-        assistant, tool = encode_turn(
+        assistant, tool = encode(
             turn, name, [ToolResult("call_00_Vq4kLwXr8dN2pT7sJ1mB", "get_weather", "rain")]
         )
         assert assistant == {
@@ -153,10 +158,10 @@ def test_deepseek_reasoning_content_goes_back_on_the_assistant_message() -> None
 
 
 def test_chat_reasoning_goes_back_in_the_field_it_came_in() -> None:
-    groq = encode_turn(turn_of("openai/groq_reasoning_then_call.sse"), "groq")[0]
+    groq = encode(turn_of("openai/groq_reasoning_then_call.sse"), "groq")[0]
     assert groq["reasoning"] == "Need the time in Tokyo; call get_time."
     assert "reasoning_content" not in groq
-    openrouter = encode_turn(turn_of("openai/openrouter_reasoning_details.sse"), "openrouter")[0]
+    openrouter = encode(turn_of("openai/openrouter_reasoning_details.sse"), "openrouter")[0]
     assert openrouter["reasoning_details"] == [
         {
             "type": "reasoning.text",
@@ -174,13 +179,13 @@ def test_chat_reasoning_goes_back_in_the_field_it_came_in() -> None:
     ]
     assert openrouter["content"] == "I'll check the forecast."
     # DeepSeek's name asks for reasoning_content whatever field the text came in.
-    assert encode_turn(turn_of("openai/groq_reasoning_then_call.sse"), "deepseek")[0][
-        "reasoning_content"
-    ] == ("Need the time in Tokyo; call get_time.")
+    assert encode(turn_of("openai/groq_reasoning_then_call.sse"), "deepseek")[0]["reasoning_content"] == (
+        "Need the time in Tokyo; call get_time."
+    )
 
 
 def test_mistral_thinking_chunks_go_back_in_the_content() -> None:
-    message = encode_turn(turn_of("openai/mistral_thinking_then_call.sse"), "mistral")[0]
+    message = encode(turn_of("openai/mistral_thinking_then_call.sse"), "mistral")[0]
     assert message["content"] == [
         {"type": "thinking", "thinking": [{"type": "text", "text": "Weather needs a lookup for Paris."}]}
     ]
@@ -188,7 +193,7 @@ def test_mistral_thinking_chunks_go_back_in_the_content() -> None:
 
 
 def test_bedrock_reasoning_content_goes_back_signed_and_redacted() -> None:
-    assistant = encode_turn(turn_of("bedrock/reasoning_then_call.bin"), "bedrock")[0]
+    assistant = encode(turn_of("bedrock/reasoning_then_call.bin"), "bedrock")[0]
     assert assistant["content"] == [
         {
             "reasoningContent": {
@@ -211,7 +216,7 @@ def test_bedrock_reasoning_content_goes_back_signed_and_redacted() -> None:
 
 
 def test_gemini_signatures_go_back_on_their_parts() -> None:
-    (model,) = encode_turn(turn_of("gemini/thought_signatures.sse"), "gemini")
+    (model,) = encode(turn_of("gemini/thought_signatures.sse"), "gemini")
     assert model["parts"] == [
         {
             "text": "**Two lookups**\n\nThe user wants Paris weather and the local time; both tools, in parallel.",
@@ -229,24 +234,24 @@ def test_gemini_signatures_go_back_on_their_parts() -> None:
 
 
 def test_ollama_thinking_and_cohere_tool_plan_go_back() -> None:
-    ollama = encode_turn(turn_of("ollama/thinking_then_call.ndjson"), "ollama")[0]
+    ollama = encode(turn_of("ollama/thinking_then_call.ndjson"), "ollama")[0]
     assert ollama["thinking"] == "The user wants the weather; call the tool."
     assert ollama["tool_calls"][0]["function"] == {
         "name": "get_weather",
         "arguments": {"city": "Zürich", "unit": "celsius"},
     }
-    cohere = encode_turn(turn_of("cohere/one_call.sse"), "cohere")[0]
+    cohere = encode(turn_of("cohere/one_call.sse"), "cohere")[0]
     assert cohere["tool_plan"] == "I will use the weather tool."
     assert cohere["tool_calls"][0]["function"]["arguments"] == '{"location": "San Francisco"}'
 
 
 def test_a_turn_without_calls_or_results_is_the_answer_alone() -> None:
     turn = Turn((TextPart("Sunny."),), provider="anthropic")
-    assert encode_turn(turn, "anthropic") == [
+    assert encode(turn, "anthropic") == [
         {"role": "assistant", "content": [{"type": "text", "text": "Sunny."}]}
     ]
-    assert encode_turn(turn, "anthropic", []) == encode_turn(turn, "anthropic")
-    assert encode_turn(Turn(), "openai") == []
+    assert encode(turn, "anthropic", []) == encode(turn, "anthropic")
+    assert encode(Turn(), "openai") == []
 
 
 # -- another provider: signed reasoning dropped, text and calls kept ---------------------------------
@@ -255,7 +260,7 @@ def test_a_turn_without_calls_or_results_is_the_answer_alone() -> None:
 @pytest.mark.parametrize("target", [p for p in CODEC_PROVIDERS if p != "anthropic"])
 def test_anthropic_signed_reasoning_never_goes_to_another_provider(target: str) -> None:
     turn = turn_of("anthropic/interleaved_thinking.sse")
-    written = json.dumps(encode_turn(turn, target))
+    written = json.dumps(encode(turn, target))
     assert "EuYBCkQI" not in written  # a signature
     assert "EmwKAhgB" not in written  # the redacted data
     assert "packing list depends" not in written  # signed thinking text is dropped with its signature
@@ -265,24 +270,22 @@ def test_anthropic_signed_reasoning_never_goes_to_another_provider(target: str) 
 
 def test_plain_reasoning_goes_where_the_target_has_a_field_for_it() -> None:
     turn = turn_of("ollama/thinking_then_call.ndjson")
-    assert (
-        encode_turn(turn, "deepseek")[0]["reasoning_content"] == "The user wants the weather; call the tool."
-    )
-    assert "reasoning_content" not in encode_turn(turn, "openai")[0]
-    assert encode_turn(turn, "anthropic")[0]["content"][0]["type"] == "tool_use"  # no unsigned thinking block
+    assert encode(turn, "deepseek")[0]["reasoning_content"] == "The user wants the weather; call the tool."
+    assert "reasoning_content" not in encode(turn, "openai")[0]
+    assert encode(turn, "anthropic")[0]["content"][0]["type"] == "tool_use"  # no unsigned thinking block
     deepseek = turn_of("openai/deepseek_reasoning_then_call.sse")
-    assert encode_turn(deepseek, "ollama")[0]["thinking"].startswith("The user asks")
+    assert encode(deepseek, "ollama")[0]["thinking"].startswith("The user asks")
 
 
 def test_a_gemini_text_signature_does_not_go_to_another_provider() -> None:
     turn = turn_of("gemini/thought_signatures.sse")
-    assert "EtQBAdHt" not in json.dumps(encode_turn(turn, "openai"))
-    assert encode_turn(turn, "anthropic")[0]["content"][0] == {"type": "text", "text": "Checking both."}
+    assert "EtQBAdHt" not in json.dumps(encode(turn, "openai"))
+    assert encode(turn, "anthropic")[0]["content"][0] == {"type": "text", "text": "Checking both."}
 
 
 def test_an_unknown_provider_keeps_everything() -> None:  # a turn built by hand says nothing of its source
     turn = Turn((ReasoningPart("x", signature="s", kind="thinking"), TextPart("t")))
-    assert encode_turn(turn, "anthropic")[0]["content"][0] == {
+    assert encode(turn, "anthropic")[0]["content"][0] == {
         "type": "thinking",
         "thinking": "x",
         "signature": "s",
@@ -301,7 +304,7 @@ def test_every_call_gets_a_result_and_a_failed_call_goes_in_with_its_reason() ->
         provider="openai",
         raw_arguments={"a": '{"x":1}', "c": "{}"},
     )
-    messages = encode_turn(turn, "openai", [ToolResult("c", "h", "done")])
+    messages = encode(turn, "openai", [ToolResult("c", "h", "done")])
     assert [call["id"] for call in messages[0]["tool_calls"]] == ["a", "b", "c"]
     assert messages[0]["tool_calls"][1]["function"]["arguments"] == "{}"
     assert [(m["tool_call_id"], m["content"][:30]) for m in messages[1:]] == [
@@ -309,7 +312,7 @@ def test_every_call_gets_a_result_and_a_failed_call_goes_in_with_its_reason() ->
         ("b", "Error: the call could not be r"),
         ("c", "done"),
     ]
-    assert [call["id"] for call in encode_turn(turn, "openai")[0]["tool_calls"]] == [
+    assert [call["id"] for call in encode(turn, "openai")[0]["tool_calls"]] == [
         "a",
         "c",
     ]  # no results: no failed call
@@ -317,11 +320,11 @@ def test_every_call_gets_a_result_and_a_failed_call_goes_in_with_its_reason() ->
 
 def test_misuse_is_refused() -> None:
     with pytest.raises(UsageError, match="takes a Turn"):
-        encode_turn([], "openai")  # type: ignore[arg-type]
+        streamcalls.encode_turn([], "openai")  # type: ignore[call-overload]
     with pytest.raises(UsageError, match="unknown provider"):
-        encode_turn(Turn(), "nope")
+        encode(Turn(), "nope")
     with pytest.raises(UsageError, match="ToolResult"):
-        encode_turn(Turn((ToolCall("a", "f", {}),)), "openai", ["x"])  # type: ignore[list-item]
+        streamcalls.encode_turn(Turn((ToolCall("a", "f", {}),)), "openai", ["x"])  # type: ignore[list-item]
 
 
 # -- call ids the target refuses ----------------------------------------------------------------------
@@ -360,7 +363,7 @@ def test_ids_are_rewritten_injectively_and_the_same_in_calls_and_results(
 ) -> None:
     calls = tuple(ToolCall(call_id, "f", {}, number) for number, call_id in enumerate(call_ids))
     results = [ToolResult(call_id, "f", "ok") for call_id in reversed(call_ids)]
-    messages = encode_turn(Turn(calls, provider="openai"), target, results)
+    messages = encode(Turn(calls, provider="openai"), target, results)
     written, answered = written_ids(messages, target)
     assert written == answered  # the same id in a call and in its result, in call order
     assert len(set(written)) == len(written)  # distinct ids stay distinct
@@ -368,7 +371,7 @@ def test_ids_are_rewritten_injectively_and_the_same_in_calls_and_results(
         assert RULES[target].fullmatch(new), new
         if RULES[target].fullmatch(original):
             assert new == original  # an id the target takes stays
-    assert encode_turn(Turn(calls, provider="openai"), target, results) == messages  # deterministic
+    assert encode(Turn(calls, provider="openai"), target, results) == messages  # deterministic
 
 
 def test_ids_the_targets_refuse_are_rewritten_as_the_table_says() -> None:
@@ -376,14 +379,14 @@ def test_ids_the_targets_refuse_are_rewritten_as_the_table_says() -> None:
     turn = Turn(
         (ToolCall("functions.get_weather:0", "f", {}), ToolCall(long_id, "g", {}, 1)), provider="openai"
     )
-    anthropic_ids = written_ids(encode_turn(turn, "anthropic", []), "anthropic")[0]
+    anthropic_ids = written_ids(encode(turn, "anthropic", []), "anthropic")[0]
     assert anthropic_ids[0].startswith("functions_get_weather_0_")
     assert len(anthropic_ids[0]) == len("functions_get_weather_0_") + 16
     assert len(long_id) == 65  # allowed characters, one too many
     assert anthropic_ids[1] == long_id[:40] + "_" + anthropic_ids[1][-16:]
-    assert len(written_ids(encode_turn(turn, "openai", []), "openai")[0][1]) == 40
-    assert [len(i) for i in written_ids(encode_turn(turn, "mistral", []), "mistral")[0]] == [9, 9]
-    assert written_ids(encode_turn(turn, "cohere", []), "cohere")[0] == [
+    assert len(written_ids(encode(turn, "openai", []), "openai")[0][1]) == 40
+    assert [len(i) for i in written_ids(encode(turn, "mistral", []), "mistral")[0]] == [9, 9]
+    assert written_ids(encode(turn, "cohere", []), "cohere")[0] == [
         "functions.get_weather:0",
         long_id,
     ]  # a target without a rule keeps every id
@@ -505,7 +508,7 @@ def test_a_turn_written_back_reads_back_the_same(provider: str, data: st.DataObj
     turn = data.draw(turns(provider))
     if provider == "openai-responses":  # one item's parts carry its encrypted content on the last only
         turn = _one_encrypted_per_item(turn)
-    messages = encode_turn(turn, provider)
+    messages = encode(turn, provider)
     assert read_back(provider, messages) == expected_back(provider, turn)
 
 
@@ -529,7 +532,7 @@ def test_the_recordings_turns_read_back_the_same() -> None:
     ):
         turn = turn_of(path)
         provider = turn.provider or ""
-        got = read_back(provider, encode_turn(turn, provider))
+        got = read_back(provider, encode(turn, provider))
         expected = expected_back(provider, turn)
         if provider == "gemini":  # the text part's signature is read back as such
             expected = (*expected[:3], [*expected[3], "EtQBAdHtim90ZXh0LXBhcnQtc2lnbmF0dXJlLWF0LXRoZS1lbmQ="])
@@ -545,7 +548,7 @@ def test_a_rewritten_id_that_meets_a_kept_one_is_rewritten_again() -> None:
     digest = hashlib.sha256(refused.encode()).hexdigest()[:16]
     taken = refused[:23] + "_" + digest  # what it would become: 40 characters, and already a call's id
     calls = (ToolCall(taken, "f", {}, 0), ToolCall(refused, "g", {}, 1))
-    written, answered = written_ids(encode_turn(Turn(calls), "openai", []), "openai")
+    written, answered = written_ids(encode(Turn(calls), "openai", []), "openai")
     assert written[0] == taken
     assert written[1] != taken
     assert len(written[1]) == 40

@@ -1,3 +1,6 @@
+# The SDK overloads return the SDKs' TypedDicts, the plain-str one dict[str, Any];
+# mypy calls that an unsafe overlap, but at run time both are the same dict.
+# mypy: disable-error-code="overload-overlap"
 """A :class:`~streamcalls.Turn` written back for the next request: :func:`encode_turn`.
 
 Same provider (the turn's ``provider`` is the target's wire format, or is
@@ -18,15 +21,17 @@ where the provider takes a string, the decoded object where it takes one.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal, overload
 
 from .._errors import UsageError
 from .._events import ToolCall, ToolCallFailed
+from .._names import OpenAIChatName
 from .._results import ToolResult
 from .._turn import Part, ReasoningPart, TextPart, Turn
 from ._assistant import ASSISTANT, Written
 from ._ids import id_rewriter
 from ._names import resolve
+from ._params import AnthropicMessage, OpenAIMessage, ResponsesItem
 from ._shapes import RESULTS, Message
 
 __all__ = ("NO_RESULT", "UNREADABLE", "encode_turn", "failed_call")
@@ -38,14 +43,32 @@ UNREADABLE = "the call could not be read ({error}), so the tool did not run; mak
 _PLAIN_REASONING = frozenset({"deepseek", "ollama"})
 
 
-def encode_turn(turn: Turn, provider: str, results: Iterable[ToolResult] | None = None) -> list[Message]:
+Results = Iterable[ToolResult] | None
+
+
+@overload
+def encode_turn(turn: Turn, provider: OpenAIChatName, results: Results = None) -> list[OpenAIMessage]: ...
+@overload
+def encode_turn(
+    turn: Turn, provider: Literal["openai-responses"], results: Results = None
+) -> list[ResponsesItem]: ...
+@overload
+def encode_turn(
+    turn: Turn, provider: Literal["anthropic"], results: Results = None
+) -> list[AnthropicMessage]: ...
+@overload
+def encode_turn(turn: Turn, provider: str, results: Results = None) -> list[Message]: ...
+def encode_turn(turn: Turn, provider: str, results: Results = None) -> Any:
     """The messages that carry ``turn`` into the next request: the assistant's turn, then the results.
 
     ``provider`` is any codec name (:data:`~streamcalls.codec.CodecProviderName`):
     ``"deepseek"`` writes every reasoning text as ``reasoning_content`` (DeepSeek's
     thinking mode refuses a tool loop without it), ``"mistral"`` rewrites call ids
     to Mistral's nine characters.  The result is a list to ``.extend`` the
-    conversation with, as :meth:`ToolRun.messages <streamcalls.ToolRun.messages>` gives it.
+    conversation with, as :meth:`ToolRun.messages <streamcalls.ToolRun.messages>` gives it; with
+    the provider written as a literal, typed as the official SDK's message params (openai:
+    ``ChatCompletionMessageParam``, Responses: ``ResponseInputItemParam``, anthropic:
+    ``MessageParam``), a plain ``str`` name gives ``list[dict[str, Any]]``.
 
     ``results``: the tools' results for the turn's calls, in any order.  Given,
     every call gets one -- a call without a result gets an error result saying its
