@@ -97,7 +97,7 @@ def measure_encoding(sizes: Sequence[int] = ENCODE_SIZES, runs: int = 15) -> lis
             raw = turn.raw_arguments[call.id]
             results = [streamcalls.ToolResult(call.id, call.name, "ok")]
 
-            def write(turn: Any = turn, provider: str = provider, results: Any = results) -> bytes:
+            def write(turn: Any = turn, provider: Any = provider, results: Any = results) -> bytes:
                 return _encode(streamcalls.encode_turn(turn, provider, results))
 
             def reparse(raw: str = raw) -> Any:

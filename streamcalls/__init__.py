@@ -52,6 +52,7 @@ from ._results import ToolResult
 from ._turn import ReasoningPart, TextPart, Turn, TurnBuilder, accumulate
 from .codec import (
     Tool,
+    ToolContext,
     augment_system_prompt,
     encode_call,
     encode_result,
@@ -95,7 +96,7 @@ def __dir__() -> list[str]:
 
 
 __version__ = "0.1.0"
-"""The package's version."""
+"""The package's version: its one place (pyproject.toml's version is read from here)."""
 
 __all__ = (
     "MODEL_FAMILIES",
@@ -128,6 +129,7 @@ __all__ = (
     "ToolCallFailed",
     "ToolCallPatch",
     "ToolCallStarted",
+    "ToolContext",
     "ToolResult",
     "ToolRun",
     "Turn",

@@ -16,6 +16,20 @@ A call found in text has an *owner*, the markup it was written in
 when the markup has ended, with the markup as ``raw``.  Past a size limit
 such a call fails at once and its value is then counted to its end without
 being kept, so that the rest of it never spills into the text.
+
+*Copies.*  A call written in the text that repeats a native call of the same
+stream (same name, same arguments) -- a server that parses a call natively
+and leaves its markup in the content too -- is one call.  Whichever copy
+completes first comes out; the other is *withheld* from the moment its name
+is known while a call of the other kind (native or text) with that name has
+come out and is open, or has completed unpaired: it emits nothing until it
+ends.  A withheld call that completes as a copy of a completed call of the
+other kind is dropped without a single event (a text copy's markup leaves
+the text, as a completed call's does); one that turns out not to be a copy
+comes out whole when it ends (``ToolCallStarted``, its arguments, then
+``ToolCallCompleted`` or ``ToolCallFailed``), with the next index.  A copy that
+had already come out when the other completed first (the two overlapped)
+ends as ``ToolCallFailed``, never run.
 """
 
 from __future__ import annotations
@@ -47,6 +61,7 @@ class CallAssembler:
     """Builds calls and emits their events into ``out``."""
 
     __slots__ = (
+        "_done",
         "_ids",
         "_limits",
         "_max_arguments",
@@ -56,7 +71,9 @@ class CallAssembler:
         "_open",
         "_opened",
         "_out",
+        "_withheld",
         "completed",
+        "copies",
         "count",
         "held",
         "native",
@@ -84,10 +101,15 @@ class CallAssembler:
         self._opened = 0  # calls opened so far, for max_calls
         self.count = 0  # calls started so far; the next call's index
         self.completed = 0
+        self.copies = 0  # calls dropped as copies of a call of the other kind (no event at all)
         self.held = 0  # argument characters held by the open calls, for max_buffered_bytes
         self.native = native  # False: native calls are reported as failed, never run
         self.sources: set[str] = set()  # the sources of the calls started so far
         self.partial = partial  # ToolCallPatch events after each delta (see _patchwriter)
+        # Copies (see the module docstring): the completed calls not paired with a copy yet, by
+        # (native?, name), each as (id, arguments); and the calls withheld while they may be copies.
+        self._done: dict[tuple[bool, str], list[tuple[str, Any]]] = {}
+        self._withheld: set[Call] = set()
 
     # -- opening and naming ------------------------------------------------
 
@@ -122,7 +144,7 @@ class CallAssembler:
         call.tentative = tentative
         self._open.append(call)
         if name:
-            self._start(call)
+            self._named(call)
         return call
 
     def _unique(self, call_id: str) -> str:
@@ -143,6 +165,7 @@ class CallAssembler:
         """Forget a call that never started (a text candidate that was not a call)."""
         if not call.started and call.status == OPEN:
             call.status = FAILED
+            self._withheld.discard(call)
             self._open.remove(call)
             self._opened -= 1
             self.held -= call.size
@@ -151,7 +174,7 @@ class CallAssembler:
         """Give a call its name if it has none yet (later names are ignored)."""
         if not call.name and name and call.status == OPEN:
             call.name = name
-            self._start(call)
+            self._named(call)
 
     def sign(self, call: Call, signature: str | None) -> None:
         """Keep a provider's signature for the call (Gemini 3's ``thoughtSignature``): the first one counts."""
@@ -173,7 +196,24 @@ class CallAssembler:
         else:
             call.id = call_id  # made unique when the call starts
 
+    def _named(self, call: Call) -> None:
+        """The call's name is known: it starts, unless it may be a copy of a call of the other
+        kind with that name (one that came out and is open, or completed unpaired): then it is
+        withheld until it ends."""
+        native = call.source == "native"
+        name = call.name
+        if self._done.get((not native, name)) or any(
+            other.started and other.name == name and (other.source == "native") is not native
+            for other in self._open
+        ):
+            call.tentative = False  # named: it is a call, only maybe a copy
+            self._withheld.add(call)
+            return
+        self._start(call)
+
     def _start(self, call: Call) -> None:
+        if self._withheld:
+            self._withheld.discard(call)  # it comes out after all
         call.started = True
         call.tentative = False
         call.index = self.count
@@ -229,6 +269,8 @@ class CallAssembler:
             # Only emitted fragments are joined: _start replays the others as deltas.
             if len(parts) >= call.joined + JOIN_EVERY:
                 call.join_tail()
+        elif len(parts) >= call.joined + JOIN_EVERY and call in self._withheld:
+            call.join_tail()  # a withheld call may be long: its replay comes in fewer, longer deltas
 
     def _feed_over_limit(self, call: Call, fragment: str) -> int:
         breach = self._breach(call, len(fragment))
@@ -395,7 +437,15 @@ class CallAssembler:
         if not call.name:
             self.fail(call, "call has no name")
             return
-        if not self.native and call.source == "native":
+        native = call.source == "native"
+        key = (native, call.name)
+        others = self._done.get((not native, call.name))
+        if others:
+            original = _pair(others, arguments)
+            if original is not None:
+                self._copy(call, original)
+                return
+        if not self.native and native:
             self.fail(call, "native tool calls are disabled (native=False); not run")
             return
         if not call.started:
@@ -411,5 +461,59 @@ class CallAssembler:
                 ToolCall(call.id, call.name, arguments, call.index, call.source, call.signature)
             )
         )
+        done = self._done.get(key)
+        if done is None:
+            self._done[key] = [(call.id, arguments)]
+        else:
+            done.append((call.id, arguments))
         if call.owner is not None:
             call.owner.call_completed(call)
+
+    def _copy(self, call: Call, original: str) -> None:
+        """``call`` completed as a copy of the completed call ``original``, of the other kind."""
+        if call.started:  # it came out while the other was still open: it ends, not run
+            kind = "text" if call.source == "native" else "native"
+            self.fail(call, f"a copy of the {kind} call {original!r}, which completed first; not run")
+            return
+        self._withheld.discard(call)  # dropped: no event at all
+        self.copies += 1
+        call.status = COMPLETED
+        self._open.remove(call)
+        self.held -= call.size
+        if call.owner is not None:
+            call.owner.call_completed(call)  # its markup leaves the text, as a completed call's does
+
+
+def _pair(done: list[tuple[str, Any]], arguments: dict[str, Any]) -> str | None:
+    """The id of the first call in ``done`` with these arguments, now paired (taken out); or None."""
+    for position, (call_id, other) in enumerate(done):
+        if same_json(other, arguments):
+            del done[position]
+            return call_id
+    return None
+
+
+def same_json(left: Any, right: Any) -> bool:
+    """Do two decoded JSON values hold the same value?  Numbers compare by value (``1`` and
+    ``1.0`` are one number), ``true`` is not ``1``, key order does not matter.  Iterative: a
+    value as deep as ``max_json_depth`` allows costs no recursion."""
+    pending = [(left, right)]
+    while pending:
+        a, b = pending.pop()
+        if type(a) is dict:
+            if type(b) is not dict or a.keys() != b.keys():
+                return False
+            pending.extend((value, b[key]) for key, value in a.items())
+        elif type(a) is list:
+            if type(b) is not list or len(a) != len(b):
+                return False
+            pending.extend(zip(a, b, strict=True))
+        elif type(a) is bool or type(b) is bool or a is None or b is None:
+            if a is not b:
+                return False
+        elif type(a) is str or type(b) is str:
+            if type(a) is not type(b) or a != b:
+                return False
+        elif a != b:  # int and float, by value
+            return False
+    return True

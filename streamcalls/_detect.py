@@ -262,8 +262,10 @@ class AutoDetector:
                 self._use(default)
             self._emit.provider_error(*error)
             return
-        if self._framing == "ndjson" and document_provider(obj) is not None:
+        provider = document_provider(obj) if self._framing == "ndjson" else None
+        if provider is not None:
             # The body's first value is a whole response on one line (no stream: true).
+            self._emit.provider(provider)
             self._adopt(read_document(self._emit, None, obj, data))
             return
         self._emit.parse_error(
@@ -285,9 +287,12 @@ class AutoDetector:
                 emit.parse_error(str(exc), data)
                 emit.finish("error")
             return
-        if first and self._keep_raw and error_in(obj) is None and document_provider(obj) is None:
+        provider = document_provider(obj)
+        if first and self._keep_raw and error_in(obj) is None and provider is None:
             self._ask_for_text()  # JSON, but neither an error nor a response
             return
+        if provider is not None:
+            emit.provider(provider)  # before its text: the fallback policy reads it
         self._adopt(read_document(emit, None, obj, data, replaced))
 
     def is_whole_body(self, data: bytes) -> bool:

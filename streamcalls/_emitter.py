@@ -52,6 +52,7 @@ class Emitter:
         "finished",
         "limits",
         "on_model",
+        "on_provider",
         "opening",
         "out",
         "reasoning_kind",
@@ -91,6 +92,8 @@ class Emitter:
         self.text_end: Callable[[], None] = _nothing
         # What the model name a stream carries does (set when neither detect= nor model= was given).
         self.on_model: Callable[[str], None] | None = None
+        # What the provider provider="auto" found does (set while the fallback policy waits for it).
+        self.on_provider: Callable[[str], None] | None = None
 
     def _plain_text(self, text: str) -> None:
         self.out.append(TextDelta(text))
@@ -100,6 +103,12 @@ class Emitter:
         hook = self.on_model
         if hook is not None and name:
             self.on_model = None
+            hook(name)
+
+    def provider(self, name: str) -> None:
+        """The stream's provider is known (``provider="auto"`` found it), before any of its text."""
+        hook = self.on_provider
+        if hook is not None:
             hook(name)
 
     def start(self, provider: str, model: object = None, response_id: object = None) -> None:

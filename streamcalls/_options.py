@@ -15,8 +15,10 @@ from typing import Any
 
 from ._errors import UsageError
 from ._limits import DEFAULT_LIMITS, Limits
+from ._names import unknown_provider
+from .providers import PROVIDER_NAMES
 
-__all__ = ("check_idle_timeout", "check_model", "check_parser_options")
+__all__ = ("check_idle_timeout", "check_model", "check_parser_options", "check_provider")
 
 
 def check_parser_options(
@@ -30,8 +32,10 @@ def check_parser_options(
     strict: object,
     partial_arguments: object = False,
     model: object = None,
+    provider: object = "auto",
 ) -> Limits:
     """Check :class:`~streamcalls.StreamParser`'s options; returns the limits to use."""
+    check_provider(provider)
     if native is not None and type(native) is not bool:
         raise UsageError(f"native must be None, True or False, not {native!r}")
     if detect is not None and (isinstance(detect, (str, bytes)) or not isinstance(detect, Iterable)):
@@ -52,6 +56,12 @@ def check_parser_options(
     if not isinstance(limits, Limits):
         raise UsageError(f"limits must be a streamcalls.Limits, not {type(limits).__name__}")
     return limits
+
+
+def check_provider(provider: object) -> None:
+    """``provider=`` is a provider's name, an alias or ``"auto"``; a misspelt one is told the name it meant."""
+    if not (isinstance(provider, str) and provider in PROVIDER_NAMES):
+        raise UsageError(unknown_provider(provider))
 
 
 def check_model(model: object) -> None:

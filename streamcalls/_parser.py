@@ -16,7 +16,8 @@ from ._limits import Limits
 from ._names import ProviderName
 from ._nonstream import DocumentReader
 from ._options import check_parser_options
-from .detectors import build_channel, default_detect, follow_model
+from ._policy import DefaultDetection
+from .detectors import build_channel
 from .framing._bom import LeadingBom
 from .framing._make import make_framer
 from .framing._records import Framer
@@ -64,29 +65,44 @@ class StreamParser:
         checking; cast a name read at run time
         (``typing.cast(streamcalls.ProviderName, name)``).
     :param native: the fallback policy between native calls and calls
-        written in the text.  ``None`` (default): both, in stream order.
-        ``True``: native calls are the protocol; text detectors are a fallback
-        (markup counts only while no native call was seen, bare JSON only
-        while no call at all was).  ``False``: the text detectors are the
-        protocol; a native call the model sends anyway is reported as failed,
-        never run.
+        written in the text.  ``None`` (default): both, in stream order, with
+        the text detectors that ``detect=`` or the provider and model choose
+        (below).  ``True``: native calls are the protocol; bare JSON is not
+        read by default, and markup counts only while no native call was seen
+        (bare JSON named in ``detect=`` only while no call at all was).
+        ``False``: the text detectors are the protocol, bare JSON included; a
+        native call the model sends anyway is reported as failed, never run.
+        Either way, a text call that repeats a native call of the stream (same
+        name and arguments) is one call: the copy that completes second gives
+        no event (see the guide, "A call written twice").
     :param detect: the text detectors to run on the text channel, by name:
         ``"fence"``, ``"json"``, ``"hermes"``, ``"mistral"``, ``"llama"``,
         ``"deepseek"``, ``"harmony"``, ``"kimi"``, ``"pythonic"``,
         ``"qwen3_coder"``, ``"glm"``, ``"minimax"``; ``()`` turns detection
-        off.  Without it: ``"fence"`` and ``"json"``, and the detectors of
-        the model's family.
+        off.  Without it, the fallback policy: ``"fence"`` and the detectors
+        of the model's family always; bare JSON objects and ```` ```json ````
+        blocks (``"json"``, and the ``llama`` detector's bare object) only
+        where a model writes its calls in text -- ``native=False``, or a
+        ``"text"``, OpenAI-compatible or Ollama stream whose model is not a
+        known hosted model with native calls (``gpt-*``, ``o1``..., ``claude-*``,
+        ``gemini-*``, ``command-*``, ...); never with ``native=True``, for a
+        known hosted model, nor in Anthropic, Responses, Gemini, Bedrock and
+        Cohere streams.  The guide's table, "The fallback policy", has every
+        row and the list of hosted models.
     :param model: the model's name (``"openai/gpt-oss-20b"``,
         ``"qwen3-coder:30b"``): the detectors of its family join the
         defaults (see :func:`~streamcalls.detectors_for_model`; an unknown
-        name adds none).  Without ``model=`` and ``detect=``, the
-        ``model`` an OpenAI-compatible or Ollama stream carries does the
-        same, from the first record that names one.
+        name adds none), and a known hosted model reads no bare JSON.
+        Without ``model=`` and ``detect=``, the ``model`` an
+        OpenAI-compatible or Ollama stream carries does the same, from the
+        first record that names one (it comes before any text; a model named
+        after the text began only adds its family's detectors).
     :param tools: the tools the model was given: names, dicts in any
         provider's tool shape, or objects with a ``name`` and a ``parameters``
         dict (a :class:`~streamcalls.Tool`; a typed function goes in as
         ``Tool.from_function(fn)``).  A bare JSON object counts as a call only
-        if it names one of them; the parameter schemas type the values of the
+        if it names one of them (one naming another tool is text: no call, no
+        failure); the parameter schemas type the values of the
         ``qwen3_coder``, ``glm`` and ``minimax`` formats.
     :param invalid_utf8: ``"replace"`` (default): invalid UTF-8 becomes
         U+FFFD; ``"report"``: only the invalid bytes are dropped, each run
@@ -129,6 +145,7 @@ class StreamParser:
             strict=strict,
             partial_arguments=partial_arguments,
             model=model,
+            provider=provider,
         )
         emit = Emitter(
             limits,
@@ -137,13 +154,13 @@ class StreamParser:
             report_invalid_utf8=invalid_utf8 == "report",
             partial_arguments=partial_arguments,
         )
-        names = default_detect(model) if detect is None else tuple(detect)
-        if names:
-            channel = build_channel(emit.out, emit.calls, names, tools, fallback=native is True)
+        if detect is None:
+            named = None if provider == "auto" else adapter_for(provider).name
+            DefaultDetection(emit, tools, native=native, model=model, provider=named)
+        elif detect:
+            channel = build_channel(emit.out, emit.calls, tuple(detect), tools, fallback=native is True)
             emit.text = channel.push
             emit.text_end = channel.end
-            if detect is None and model is None:
-                emit.on_model = follow_model(channel)
         self._emit = emit
         self._out = emit.out
         self._strict = strict
@@ -175,6 +192,7 @@ class StreamParser:
     def _resolved(self, framer: Framer, adapter: Adapter) -> None:
         self._framer = self._checked(framer)
         self._adapter = adapter
+        self._emit.provider(adapter.name)
 
     def _set_framer(self, framer: Framer) -> None:
         self._framer = self._checked(framer)  # the one a body's first byte chose: fed directly from now on
@@ -238,6 +256,7 @@ class StreamParser:
         data = as_mapping(obj)
         cls = recognize(None, data)
         if cls is not None:
+            self._emit.provider(cls.name)
             adapter = cls(self._emit)
             self._adapter = adapter
             documents = DocumentReader(self._emit, adapter)

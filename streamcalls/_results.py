@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -28,12 +29,17 @@ class ToolResult(msgspec.Struct, frozen=True):
     is_error: bool = False
 
 
-def tool_result(call_id: str, name: str, value: Any) -> ToolResult:
-    """The result for a tool's return value (see :class:`ToolResult` for the encoding)."""
+def tool_result(
+    call_id: str, name: str, value: Any, enc_hook: Callable[[Any], Any] | None = None
+) -> ToolResult:
+    """The result for a tool's return value (see :class:`ToolResult` for the encoding).
+
+    ``enc_hook`` is msgspec's, for the types msgspec does not encode itself (pydantic models).
+    """
     if isinstance(value, str):
         return ToolResult(call_id, name, value)
     try:
-        return ToolResult(call_id, name, _encode(value).decode())
+        return ToolResult(call_id, name, _encode(value, enc_hook=enc_hook).decode())
     except (TypeError, ValueError, msgspec.EncodeError) as exc:
         return ToolResult(
             call_id,

@@ -29,8 +29,11 @@ with atheris; ``tests/test_fuzz.py`` with hypothesis and the regression inputs.
 
 from __future__ import annotations
 
+from typing import cast
+
 import streamcalls
 from streamcalls import Limits, ReasoningDelta, StreamParser, ToolCallStarted, UsageError
+from streamcalls.codec import CodecProviderName
 from tests.conservation import check_conservation
 from tests.partial_rules import check_patches, without_patches
 from tests.support import DATA, check_protocol, corpus, counter_ids, normalize
@@ -96,6 +99,7 @@ class TextTap:
 
     def __init__(self, parser: StreamParser) -> None:
         emit = parser._emit
+        self._assembler = emit.calls
         out = emit.out
         push, end = emit.text, emit.text_end
         self.pieces: list[str] = []
@@ -123,6 +127,11 @@ class TextTap:
     @property
     def text(self) -> str:
         return "".join(self.pieces)
+
+    @property
+    def copies(self) -> int:
+        """How many calls were dropped as copies of a call of the other kind (see streamcalls._calls)."""
+        return self._assembler.copies
 
 
 def run(
@@ -158,12 +167,13 @@ def fuzz_one(data: bytes) -> None:
     chunked, tap = run(stream, chunk, provider, partial_arguments=True, **options)
     check_protocol(chunked)
     check_patches(chunked, sparse=True)
-    check_conservation(tap.text, chunked, tap.calls, reasoning=tap.reasoning, harmony="harmony" in detect)
+    if not tap.copies:  # a text call dropped as a copy of a native one leaves no event where its markup was
+        check_conservation(tap.text, chunked, tap.calls, reasoning=tap.reasoning, harmony="harmony" in detect)
     whole, _ = run(stream, max(1, len(stream)), provider, **options)
     assert normalize(without_patches(chunked)) == normalize(whole), "chunking changed the events"
     turn = streamcalls.accumulate(chunked)
     assert turn == streamcalls.accumulate(whole), "chunking changed the turn"
-    target = turn.provider or "openai"
+    target = cast(CodecProviderName, turn.provider or "openai")
     streamcalls.encode_turn(turn, target, [])  # any turn can be written back, for its own provider
     streamcalls.encode_turn(turn, "anthropic" if target != "anthropic" else "mistral", [])  # and another
 

@@ -148,9 +148,15 @@ class Case:
         return read_events(self.expected_path)
 
 
+#: Folders under tests/data that hold no recorded streams: formats/ holds the text formats' specifications.
+NOT_RECORDINGS = ("formats",)
+
+
 def corpus() -> list[Case]:
     cases = []
     for path in sorted(DATA.glob("*/*")):
+        if path.parent.name in NOT_RECORDINGS:
+            continue
         if path.suffix in STREAM_SUFFIXES and not path.name.endswith((".events.jsonl", ".options.json")):
             cases.append(Case(path, path.parent.name))
     return cases

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib.resources
 import math
+import re
+import statistics
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ import msgspec
 import pytest
 
 from streamcalls import ProviderName, StreamParser, ToolCallCompleted
+from streamcalls.cli import _bench as bench_module
 from streamcalls.cli import _floors as floors
 from streamcalls.cli._bench import bench_file
 from streamcalls.cli._main import main
@@ -60,14 +63,19 @@ def test_bench_on_a_bundled_recording_prints_rates_ratio_and_call_ends(
     assert lines[0] == f"{path}: openai, SSE, {len(data):,} bytes in {chunks} chunks of 100 bytes"
     assert lines[1].split() == ["chunks/s", "MB/s", "µs/chunk"]
     assert lines[2].split()[0] == "streamcalls"
-    assert len(lines[2].split()) == 4
+    assert lines[2].endswith("   the parser, its set-up aside")
+    assert len(lines[2].split()) == 4 + 5
     assert lines[3].split()[0] == "floor"
     assert lines[3].endswith("split lines + msgspec decode of each data payload")
-    assert lines[4].startswith("  streamcalls takes ")
-    assert lines[4].endswith("× the floor's time")
+    assert re.fullmatch(r"  streamcalls takes [0-9.]+× the floor's time, set-up aside", lines[4]), lines[4]
+    assert re.fullmatch(
+        r"  set-up: [0-9.]+ µs once per stream \(StreamParser\(\.\.\.\) and close\(\)\): [0-9]+% of "
+        r"[0-9,.]+ µs, [0-9.]+× the floor's with it",
+        lines[5],
+    ), lines[5]
     expected = completed_at(data, 100)
     assert expected  # the recording has calls
-    assert [line.split()[2:] for line in lines[5:]] == [
+    assert [line.split()[2:] for line in lines[6:]] == [
         [
             name,
             "completed",
@@ -105,7 +113,9 @@ def test_bench_json_on_every_framing(
     data = path.read_bytes()
     argv = ["bench", str(path), "--json", "--chunk", "64", *(["--detect", detect] if detect else [])]
     assert main(argv) == 0
-    (report,) = msgspec.json.decode(capsys.readouterr().out)
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1  # one object per file, on one line
+    report = msgspec.json.decode(out)
     assert report["file"] == str(path)
     assert report["provider"] == provider
     assert report["framing"] == framing
@@ -115,18 +125,17 @@ def test_bench_json_on_every_framing(
         math.ceil(len(data) / 64),
     )
     assert report["problems"] == 0
-    for side in ("streamcalls", "floor"):
-        numbers = report[side]
-        assert isinstance(numbers["what"], str)
-        assert len(numbers["runs_s"]) >= 7
-        assert all(isinstance(run, float) and run >= 0 for run in numbers["runs_s"])
-        rate = Rate(numbers["median_s"], report["chunks"], report["bytes"])
+    assert "samples_s" not in report  # the runs only with --samples
+    ours, floor = report["streamcalls"], report["floor"]
+    assert isinstance(floor["what"], str)
+    steady = max(ours["median_s"] - ours["setup_s"], 1e-9)
+    for numbers, seconds in ((ours, steady), (floor, floor["median_s"])):
+        rate = Rate(seconds, report["chunks"], report["bytes"])
         assert numbers["chunks_per_s"] == pytest.approx(rate.chunks_per_s)
         assert numbers["mb_per_s"] == pytest.approx(rate.mb_per_s)
         assert numbers["us_per_chunk"] == pytest.approx(rate.us_per_chunk)
-    assert report["ratio_to_floor"] == pytest.approx(
-        report["streamcalls"]["median_s"] / report["floor"]["median_s"]
-    )
+    assert report["ratio_to_floor"] == pytest.approx(steady / floor["median_s"])
+    assert report["ratio_to_floor_with_setup"] == pytest.approx(ours["median_s"] / floor["median_s"])
     options = {"detect": (detect,)} if detect else {}
     calls = [
         e.call for e in read_events(path.with_suffix(".events.jsonl")) if isinstance(e, ToolCallCompleted)
@@ -142,7 +151,7 @@ def test_bench_json_on_every_framing(
 def test_bench_several_files_and_a_stream_with_problems(capsys: pytest.CaptureFixture[str]) -> None:
     clean, broken = DATA / "anthropic" / "one_call.sse", DATA / "openai" / "truncated.sse"
     assert main(["bench", str(clean), str(broken), "--json"]) == 1  # like replay: the stream had problems
-    reports = msgspec.json.decode(capsys.readouterr().out)
+    reports = [msgspec.json.decode(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["file"] for r in reports] == [str(clean), str(broken)]
     assert reports[0]["problems"] == 0
     assert reports[1]["problems"] >= 1
@@ -151,6 +160,52 @@ def test_bench_several_files_and_a_stream_with_problems(capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert "problem events (ParseError, ProviderError, ToolCallFailed)" in out
     assert "failed at byte" in out
+
+
+def test_samples_are_behind_a_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(DATA / "anthropic" / "one_call.sse")
+    assert main(["bench", path, "--json", "--samples"]) == 0
+    report = msgspec.json.decode(capsys.readouterr().out)
+    samples = report["samples_s"]
+    assert set(samples) == {"streamcalls", "setup", "floor"}
+    for runs in samples.values():
+        assert len(runs) >= 7
+        assert all(isinstance(run, float) and run >= 0 for run in runs)
+    assert report["streamcalls"]["median_s"] == statistics.median(samples["streamcalls"])
+    assert report["streamcalls"]["setup_s"] == statistics.median(samples["setup"])
+    assert report["floor"]["median_s"] == statistics.median(samples["floor"])
+    assert main(["bench", path, "--samples"]) == 2
+    assert capsys.readouterr().err == (
+        "streamcalls bench: --samples adds each run's time to --json's output: add --json\n"
+    )
+
+
+def test_the_set_up_run_makes_a_parser_and_closes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[tuple[str, int]] = []  # (provider, bytes fed) of every parser closed
+
+    class Counting(StreamParser):
+        __slots__ = ("_fed",)
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._fed = 0
+
+        def feed(self, data: Any) -> Any:
+            self._fed += len(data)
+            return super().feed(data)
+
+        def close(self) -> Any:
+            made.append((str(self.provider), self._fed))
+            return super().close()
+
+    monkeypatch.setattr(bench_module, "StreamParser", Counting)
+    data = (DATA / "openai" / "one_call.sse").read_bytes()
+    measured = bench_file("x", data, provider="openai", settings=QUICK)
+    # The untimed pass, then each run's warm-up and samples; the set-up's parsers are fed nothing.
+    assert sorted(made) == sorted(
+        [("openai", len(data))] * (1 + 1 + len(measured.parser.runs))
+        + [("openai", 0)] * (1 + len(measured.setup.runs))
+    )
 
 
 def test_bench_without_calls(capsys: pytest.CaptureFixture[str]) -> None:
@@ -163,6 +218,7 @@ def test_bench_file_measures_the_given_settings() -> None:
     measured = bench_file("x", data, provider="cohere", chunk=1, settings=QUICK)
     assert measured.reads == len(data)
     assert 2 <= len(measured.parser.runs) <= 3
+    assert 2 <= len(measured.setup.runs) <= 3
     assert 2 <= len(measured.floor.runs) <= 3
 
 

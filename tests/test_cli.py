@@ -11,6 +11,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+import streamcalls
 from streamcalls import Event, ParseError, ProviderError, StreamParser, ToolCallFailed
 from streamcalls.cli._main import main
 from streamcalls.cli._replay import replay
@@ -109,8 +110,8 @@ def test_chunk_must_be_a_positive_whole_number(
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
-        (["replay", ONE_CALL, "--provider", "openia"], "invalid choice: 'openia'"),
-        (["bench", ONE_CALL, "--provider", "nope"], "invalid choice: 'nope'"),
+        (["replay", ONE_CALL, "--provider", "openia"], "unknown provider 'openia' (did you mean 'openai'?)"),
+        (["bench", ONE_CALL, "--provider", "nope"], "unknown provider 'nope'; expected one of 'openai', "),
         (["replay", ONE_CALL, "--detect", "fence,hermit"], "unknown detector 'hermit'"),
         (["bench", ONE_CALL, "--detect", "xml"], "unknown detector 'xml'"),
         (["replay", ONE_CALL, "--delay", "-1"], "--delay"),
@@ -131,7 +132,38 @@ def test_bad_option_values(capsys: pytest.CaptureFixture[str], argv: list[str], 
 
 def test_missing_recordings_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     _one_line_error(capsys, ["serve", "--recordings", str(tmp_path / "none")], "No such file or directory")
-    _one_line_error(capsys, ["serve", "--recordings", str(tmp_path)], "no recordings found")
+
+
+def test_a_folder_without_recordings_names_the_layouts(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "notes.md").write_text("a file that is not a recording")
+    (tmp_path / "gpt").mkdir()  # not a provider's name
+    (tmp_path / "gpt" / "plan_day.sse").write_bytes(b"data: {}\n\n")
+    err = _one_line_error(capsys, ["serve", "--recordings", str(tmp_path)])
+    assert err == (
+        f"streamcalls serve: no recordings found in {tmp_path}: expected {tmp_path}/<provider>/<name>.<ext> or "
+        f"{tmp_path}/<provider>_<name>.<ext> (and <name>.turn2.<ext> for a second turn), <provider> one of "
+        "openai, openai-responses, anthropic, ollama, cohere, gemini, bedrock, text, "
+        "<ext> one of .sse, .ndjson, .json, .txt, .bin\n"
+    )
+    # Either layout it names is read.
+    (tmp_path / "openai").mkdir()
+    (tmp_path / "openai" / "plan_day.sse").write_bytes((DATA / "openai" / "one_call.sse").read_bytes())
+    from streamcalls.testing import load_recordings
+
+    assert list(load_recordings(tmp_path)) == ["openai/plan_day"]
+    (tmp_path / "openai" / "plan_day.sse").rename(tmp_path / "anthropic_plan_day.sse")
+    assert list(load_recordings(tmp_path)) == ["anthropic/plan_day"]
+
+
+def test_a_later_turn_without_the_first(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "openai_plan_day.turn2.sse").write_bytes(b"data: [DONE]\n\n")
+    _one_line_error(
+        capsys,
+        ["serve", "--recordings", str(tmp_path)],
+        f"streamcalls serve: {tmp_path}: recording openai/plan_day: turn 2 is recorded but not turn 1",
+    )
 
 
 def test_a_port_in_use(capsys: pytest.CaptureFixture[str]) -> None:
@@ -142,10 +174,64 @@ def test_a_port_in_use(capsys: pytest.CaptureFixture[str]) -> None:
         _one_line_error(capsys, ["serve", "--port", str(port)], f"cannot serve on 127.0.0.1:{port}")
 
 
-def test_an_empty_recording_is_nothing_to_measure(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+@pytest.mark.parametrize(("command", "purpose"), [("replay", "replay"), ("bench", "measure")])
+def test_an_empty_recording_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    command: str,
+    purpose: str,
+) -> None:
+    # The guide: "2 the command could not run as given -- a missing, unreadable or empty file".
     path = tmp_path / "empty.sse"
     path.write_bytes(b"")
-    _one_line_error(capsys, ["bench", str(path)], "empty.sse is empty")
+    err = _one_line_error(capsys, [command, str(path)])
+    assert err == f"streamcalls {command}: {path} is empty: nothing to {purpose}\n"
+    assert capsys.readouterr().out == ""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    err = _one_line_error(capsys, [command, "-"])
+    assert err == f"streamcalls {command}: stdin is empty: nothing to {purpose}\n"
+
+
+def test_delay_without_chunk_says_it_would_do_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _one_line_error(capsys, ["replay", ONE_CALL, "--delay", "0.5"])
+    assert err == (
+        "streamcalls replay: --delay waits between chunks, and without --chunk the file is fed as one chunk: "
+        "it would do nothing (add --chunk N)\n"
+    )
+    assert capsys.readouterr().out == ""  # nothing replayed
+    assert main(["replay", ONE_CALL, "--delay", "0.001", "--chunk", "512"]) == 0
+    assert "COMPLETED get_weather" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"),
+    [("OpenAI", "openai"), ("claude", "anthropic"), ("Anthropic", "anthropic"), ("gemeni", "gemini")],
+)
+@pytest.mark.parametrize("command", ["replay", "bench"])
+def test_a_misspelt_provider_is_told_the_name_it_meant(
+    capsys: pytest.CaptureFixture[str], command: str, given: str, meant: str
+) -> None:
+    assert main([command, ONE_CALL, "--provider", given]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        f"streamcalls {command}: argument --provider: unknown provider {given!r} (did you mean {meant!r}?); "
+        "expected one of 'openai', 'openai-responses', 'anthropic', "
+    )
+    assert err.count("\n") == 1
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"streamcalls {streamcalls.__version__}\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "streamcalls", "--version"], capture_output=True, text=True, check=False
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0,
+        f"streamcalls {streamcalls.__version__}\n",
+        "",
+    )
 
 
 def test_a_mistake_in_a_real_process_prints_no_traceback(tmp_path: Path) -> None:

@@ -14,7 +14,15 @@ from streamcalls import ToolCall, ToolCallError, UsageError, encode_call, extrac
 from streamcalls.codec import CodecProviderName
 from tests.support import counter_ids
 
-PROVIDERS = ("openai", "openai-responses", "anthropic", "ollama", "gemini", "bedrock", "cohere")
+PROVIDERS: tuple[CodecProviderName, ...] = (
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "ollama",
+    "gemini",
+    "bedrock",
+    "cohere",
+)
 
 # -- complete responses, written from each provider's documented response shape ----------------------
 
@@ -183,7 +191,7 @@ def test_native_calls_of_every_provider(provider: CodecProviderName) -> None:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_json_bytes_and_str_are_read_like_the_dict(provider: str) -> None:
+def test_json_bytes_and_str_are_read_like_the_dict(provider: CodecProviderName) -> None:
     response, ids = RESPONSES_BY_PROVIDER[provider]
     body = msgspec.json.encode(response)
     want = expected(ids, signature=SIGNATURES.get(provider))

@@ -224,13 +224,15 @@ def anthropic_stream(*blocks: tuple[str, str]) -> bytes:
     return out + ANTHROPIC_END
 
 
+BOTH = ("fence", "json")
 FENCE = 'A\n~~~tool_call\n{"name": "fenced", "arguments": {}}\n~~~\n'
 BARE = '{"name": "bare", "arguments": {}}\n'
 MIXED = anthropic_stream(("text", FENCE), ("tool", "{}"), ("text", FENCE + BARE))
 
 
 def sources(native: bool | None) -> list[str]:
-    return [call.source for call in calls(feed_chunks([MIXED], "anthropic", native=native))]
+    # detect= named: how native= gates the text detectors (which run by default: tests/test_fallback_policy.py)
+    return [call.source for call in calls(feed_chunks([MIXED], "anthropic", native=native, detect=BOTH))]
 
 
 def test_policy_none_finds_everything_in_stream_order() -> None:
@@ -241,7 +243,10 @@ def test_policy_true_text_detectors_are_a_fallback() -> None:
     # A fence counts until the first native call; bare JSON only while no call at all was seen.
     assert sources(True) == ["fence", "native"]
     stream = anthropic_stream(("text", BARE), ("tool", "{}"))
-    assert [c.source for c in calls(feed_chunks([stream], "anthropic", native=True))] == ["json", "native"]
+    assert [c.source for c in calls(feed_chunks([stream], "anthropic", native=True, detect=BOTH))] == [
+        "json",
+        "native",
+    ]
 
 
 def test_policy_true_an_ineligible_bare_json_trigger_does_not_hide_a_split_marker() -> None:
@@ -254,7 +259,7 @@ def test_policy_true_an_ineligible_bare_json_trigger_does_not_hide_a_split_marke
 
 
 def test_policy_false_native_calls_are_reported_not_run() -> None:
-    events = feed_chunks([MIXED], "anthropic", native=False)
+    events = feed_chunks([MIXED], "anthropic", native=False, detect=BOTH)
     assert [c.source for c in calls(events)] == ["fence", "fence", "json"]
     failed = [e for e in events if isinstance(e, ToolCallFailed)]
     assert len(failed) == 1

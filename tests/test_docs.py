@@ -104,6 +104,24 @@ def test_every_public_name_has_a_reference_entry() -> None:
     assert missing == []
 
 
+def extra(name: str) -> list[str]:
+    """The requirements of one of pyproject.toml's extras, by their package names."""
+    extras = (ROOT / "pyproject.toml").read_text().split("[project.optional-dependencies]\n", 1)[1]
+    body = re.search(rf"^{name} = \[\n(.*?)^\]", extras, re.MULTILINE | re.DOTALL)
+    assert body is not None, name
+    return [
+        re.split(r"[^\w-]", req, maxsplit=1)[0] for req in re.findall(r'^\s+"([^"]+)"', body[1], re.MULTILINE)
+    ]
+
+
+def test_the_docs_extra_brings_a_signature_formatter() -> None:
+    """mkdocstrings-python formats the reference's signatures (``separate_signature``) with Black or Ruff,
+    whichever is installed; with neither, ``make docs`` on the docs extra alone leaves each on one long line
+    and passes --strict (it says so at INFO level).  tests/site_check.py sees them formatted on the site."""
+    assert {"black", "ruff"} & set(extra("docs"))
+    assert "mkdocstrings-python" in extra("docs")
+
+
 @pytest.fixture(scope="module")
 def package() -> griffe.Module:
     loaded = griffe.load("streamcalls", search_paths=[str(ROOT)])
@@ -127,6 +145,59 @@ def test_every_event_field_says_what_it_holds(package: griffe.Module) -> None:
             docstring = cls.members[field].docstring
             assert docstring is not None, f"{struct.__name__}.{field}"
             assert docstring.value, f"{struct.__name__}.{field}"
+
+
+# -- the guide's prose ------------------------------------------------------------------------------------
+
+LIST_ITEM = re.compile(r"^\s*(?:[-*]|\d+\.) ")
+BULLET_WORDS = 100  # about six lines of a page: past that, a bullet is cut into steps or shorter bullets
+
+
+def bullets(page: Path) -> list[tuple[int, str]]:
+    """Each list item of a page, by its line, with its continuation lines but not its sub-items or code."""
+    found: list[tuple[int, str]] = []
+    in_item, fenced = False, False
+    for number, line in enumerate(page.read_text().splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fenced, in_item = not fenced, False
+        elif fenced:
+            continue
+        elif LIST_ITEM.match(line):
+            found.append((number, line.strip()))
+            in_item = True
+        elif in_item and line.startswith("  ") and line.strip():
+            found[-1] = (found[-1][0], f"{found[-1][1]} {line.strip()}")
+        else:
+            in_item = False
+    return found
+
+
+def test_no_guide_bullet_runs_on() -> None:
+    """The guide's longest bullets were cut into steps and shorter bullets (issue 22): none runs past
+    BULLET_WORDS words."""
+    found = [
+        (page, line, text) for page in sorted((DOCS / "guide").glob("*.md")) for line, text in bullets(page)
+    ]
+    assert len(found) > 40
+    long = [
+        f"{rel(page)}:{line}: {len(text.split())} words"
+        for page, line, text in found
+        if len(text.split()) > BULLET_WORDS
+    ]
+    assert long == []
+
+
+def test_a_bullet_is_counted_without_its_sub_items_and_code(tmp_path: Path) -> None:
+    text = (
+        "# A page\n\n- **One**: a rule\n  on two lines:\n    1. a step;\n    2. another.\n"
+        "- Two\n\n  ```python\n  - not a bullet\n  ```\n\nProse.\n"
+    )
+    assert bullets(page(tmp_path, text)) == [
+        (3, "- **One**: a rule on two lines:"),
+        (5, "1. a step;"),
+        (6, "2. another."),
+        (7, "- Two"),
+    ]
 
 
 # -- the code on the pages --------------------------------------------------------------------------------
@@ -162,10 +233,10 @@ def test_mypy_strict_accepts_every_program(tmp_path: Path) -> None:
 def test_mypy_would_catch_a_mistake(tmp_path: Path) -> None:
     """The check has teeth: a wrong type in a program of the site fails it."""
     (code,) = [  # run_tools with a {name: function} dict
-        block.code for block in PROGRAMS if "tools=functions) as run:" in block.code
+        block.code for block in PROGRAMS if "), tools=functions\n" in block.code
     ]
     (tmp_path / "wrong.py").write_text(
-        code.replace("tools=functions) as run:", 'tools=functions, timeout="10") as run:')
+        code.replace("), tools=functions\n", '), tools=functions, timeout="10"\n')
     )
     result = mypy(tmp_path / "wrong.py")
     assert result.returncode == 1

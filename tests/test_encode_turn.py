@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 import pytest
@@ -30,14 +30,15 @@ from streamcalls import (
 )
 from streamcalls._found import CALL, REASONING, SIGNATURE, TEXT
 from streamcalls._readers import READERS
-from streamcalls.codec import CODEC_PROVIDERS
+from streamcalls.codec import CODEC_PROVIDERS, CodecProviderName
 from tests.support import DATA, counter_ids, feed_chunks
 
 
 def encode(turn: Any, provider: str, results: Any = None) -> list[dict[str, Any]]:
-    """encode_turn with the provider as a plain ``str``: plain dicts, to index freely (a literal name
-    types the result as the SDK's TypedDicts)."""
-    return streamcalls.encode_turn(turn, provider, results)
+    """encode_turn with the provider's name read at run time: plain dicts, to index freely (a
+    literal name types the result as the SDK's TypedDicts)."""
+    written: list[dict[str, Any]] = streamcalls.encode_turn(turn, cast(CodecProviderName, provider), results)
+    return written
 
 
 def turn_of(path: str) -> Turn:
@@ -324,7 +325,7 @@ def test_misuse_is_refused() -> None:
     with pytest.raises(UsageError, match="unknown provider"):
         encode(Turn(), "nope")
     with pytest.raises(UsageError, match="ToolResult"):
-        streamcalls.encode_turn(Turn((ToolCall("a", "f", {}),)), "openai", ["x"])  # type: ignore[list-item]
+        encode(Turn((ToolCall("a", "f", {}),)), "openai", ["x"])
 
 
 # -- call ids the target refuses ----------------------------------------------------------------------

@@ -54,6 +54,7 @@ LAYERS = (
         "the core",
         (
             "_parser.py",
+            "_policy.py",
             "_api.py",
             "_detect.py",
             "_nonstream.py",

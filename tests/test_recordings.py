@@ -92,15 +92,22 @@ def test_every_bundled_turn_is_a_clean_stream_and_every_conversation_ends_in_an_
     recordings = bundled_recordings()
     assert sorted(recordings) == [
         "anthropic/plan_day",
+        "anthropic/thinking_interleaved",
         "anthropic/thinking_then_call",
         "bedrock/plan_day",
+        "bedrock/thinking_plan_day",
         "cohere/plan_day",
         "gemini/plan_day",
+        "gemini/thinking_plan_day",
         "ollama/plan_day",
+        "ollama/thinking_plan_day",
         "openai-responses/plan_day",
+        "openai-responses/thinking_plan_day",
         "openai/parallel_calls",
         "openai/plan_and_write",
         "openai/plan_day",
+        "openai/thinking_deepseek",
+        "openai/thinking_kimi",
     ]
     for key, recording in recordings.items():
         turns = [recording, *recording.next_turns]
@@ -137,6 +144,8 @@ def test_the_bundled_bedrock_streams_are_built_from_their_readable_sources() -> 
     assert [s.name for s in sources] == [
         "bedrock_plan_day.frames.jsonl",
         "bedrock_plan_day.turn2.frames.jsonl",
+        "bedrock_thinking_plan_day.frames.jsonl",
+        "bedrock_thinking_plan_day.turn2.frames.jsonl",
     ]
     for source in sources:
         assert source.with_name(source.name.replace(".frames.jsonl", ".bin")).read_bytes() == build(source)

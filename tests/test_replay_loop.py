@@ -105,7 +105,9 @@ async def test_tool_results_get_the_recordings_next_turn(key: str) -> None:
         assert second[-1].reason == "stop"
         # A new prompt after the answer starts the conversation over: turn 1 again.
         answer = {"role": "assistant", "content": "".join(e.text for e in second if isinstance(e, TextDelta))}
-        again = await stream(client, provider, {"model": model, "messages": [*messages, answer, PROMPT]})
+        again = await stream(
+            client, provider, {"model": model, "max_tokens": 100, "messages": [*messages, answer, PROMPT]}
+        )
         assert normalize(again) == turn_events(key, 1)
     assert [len(r["messages"]) for r in app.requests] == [1, len(messages), len(messages) + 2]
 
@@ -328,11 +330,12 @@ async def test_a_history_the_provider_would_reject_gets_its_400(
     provider: str, messages: list[Any], error: dict[str, Any]
 ) -> None:
     async with replay() as (_, client, _url):
-        response = await client.post(ENDPOINT[provider], json={"model": "plan_day", "messages": messages})
+        request = {"model": "plan_day", "max_tokens": 100, "messages": messages}
+        response = await client.post(ENDPOINT[provider], json=request)
         assert response.status_code == 400
         assert response.json() == error
         # ... and from_httpx reports it as the provider's error, for the streamed request too
-        request = {"model": "plan_day", "messages": messages, "stream": True}
+        request = {**request, "stream": True}
         async with client.stream("POST", ENDPOINT[provider], json=request) as streamed:
             events = [e async for e in streamcalls.from_httpx(streamed)]
     message = error["error"]["message"]
@@ -349,13 +352,15 @@ async def test_a_history_the_provider_would_reject_gets_its_400(
 async def test_an_unknown_model_is_a_404_listing_the_recordings() -> None:
     async with replay() as (_, client, _url):
         chat = await client.post(ENDPOINT["openai"], json={"model": "gpt-4o", "messages": [PROMPT]})
-        messages = await client.post(ENDPOINT["anthropic"], json={"model": "claude-x", "messages": [PROMPT]})
+        messages = await client.post(
+            ENDPOINT["anthropic"], json={"model": "claude-x", "max_tokens": 100, "messages": [PROMPT]}
+        )
         unnamed = await client.post(ENDPOINT["openai"], json={"messages": [PROMPT], "stream": True})
     assert chat.status_code == 404
     assert chat.json() == {
         "error": {
             "message": "The model `gpt-4o` does not exist or you do not have access to it. "
-            "This replay server has: parallel_calls, plan_and_write, plan_day",
+            "This replay server has: parallel_calls, plan_and_write, plan_day, thinking_deepseek, thinking_kimi",
             "type": "invalid_request_error",
             "param": None,
             "code": "model_not_found",
@@ -366,7 +371,7 @@ async def test_an_unknown_model_is_a_404_listing_the_recordings() -> None:
         "type": "error",
         "error": {
             "type": "not_found_error",
-            "message": "model: claude-x (this replay server has: plan_day, thinking_then_call)",
+            "message": "model: claude-x (this replay server has: plan_day, thinking_interleaved, thinking_then_call)",
         },
     }
     assert unnamed.status_code == 200  # no model at all: the provider's first recording
@@ -428,11 +433,12 @@ async def test_stream_false_gives_an_anthropic_message() -> None:
         "role": "assistant",
         "model": "thinking_then_call",
         "content": [
-            {
+            {  # with its signature, and the redacted block after it: what the next request sends back
                 "type": "thinking",
                 "thinking": "The user asks for 27 * 453. I should use the calculator.",
-                "signature": "",
+                "signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds",
             },
+            {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"},
             {"type": "text", "text": "Let me compute that."},
             {
                 "type": "tool_use",
@@ -451,11 +457,15 @@ async def test_stream_false_gives_an_anthropic_message() -> None:
 async def test_extract_reads_the_complete_response_of_every_turn(key: str) -> None:
     provider, model = key.split("/")
     async with replay() as (_, client, _url):
-        first = await client.post(ENDPOINT[provider], json={"model": model, "messages": [PROMPT]})
+        first = await client.post(
+            ENDPOINT[provider], json={"model": model, "max_tokens": 100, "messages": [PROMPT]}
+        )
         calls = extract(first.json())
         assert calls == first_turn(streamcalls.parse(BUNDLED[key].body))[1]
         messages = history(provider, "", calls)  # type: ignore[arg-type]
-        second = await client.post(ENDPOINT[provider], json={"model": model, "messages": messages})
+        second = await client.post(
+            ENDPOINT[provider], json={"model": model, "max_tokens": 100, "messages": messages}
+        )
     assert extract(second.json()) == []
     answer = second.json()
     text = (

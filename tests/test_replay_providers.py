@@ -188,16 +188,16 @@ COMPLETE = {
         "error": None,
         "incomplete_details": None,
         "model": "plan_day",
-        "output": [
+        "output": [  # under the ids the stream gave its items
             {
-                "id": "msg_replay_plan_day_1_0",
+                "id": "msg_demo1",
                 "type": "message",
                 "role": "assistant",
                 "status": "completed",
                 "content": [{"type": "output_text", "annotations": [], "text": TEXT}],
             },
             {
-                "id": "fc_replay_plan_day_1_1",
+                "id": "fc_demo_weather",
                 "type": "function_call",
                 "status": "completed",
                 "call_id": "call_weather",
@@ -205,7 +205,7 @@ COMPLETE = {
                 "arguments": WEATHER_JSON,
             },
             {
-                "id": "fc_replay_plan_day_1_2",
+                "id": "fc_demo_hours",
                 "type": "function_call",
                 "status": "completed",
                 "call_id": "call_hours",
@@ -339,19 +339,21 @@ async def test_an_unknown_model_is_the_provider_s_404_listing_its_recordings() -
     assert answers["openai-responses"].json() == {
         "error": {
             "message": "The model `gpt-9` does not exist or you do not have access to it. "
-            "This replay server has: plan_day",
+            "This replay server has: plan_day, thinking_plan_day",
             "type": "invalid_request_error",
             "param": None,
             "code": "model_not_found",
         }
     }
-    assert answers["ollama"].json() == {"error": "model 'gpt-9' not found (this replay server has: plan_day)"}
+    assert answers["ollama"].json() == {
+        "error": "model 'gpt-9' not found (this replay server has: plan_day, thinking_plan_day)"
+    }
     assert answers["gemini"].json() == {
         "error": {
             "code": 404,
             "message": "models/gpt-9 is not found for API version v1beta, or is not supported for generateContent. "
             "Call ListModels to see the list of available models and their supported methods. "
-            "This replay server has: plan_day",
+            "This replay server has: plan_day, thinking_plan_day",
             "status": "NOT_FOUND",
         }
     }
@@ -360,7 +362,7 @@ async def test_an_unknown_model_is_the_provider_s_404_listing_its_recordings() -
     )
     assert provider_error("bedrock", answers["bedrock"]) == (
         "ResourceNotFoundException",
-        "The provided model identifier is invalid. This replay server has: plan_day",
+        "The provided model identifier is invalid. This replay server has: plan_day, thinking_plan_day",
     )
     assert provider_error("cohere", answers["cohere"]) == (
         "model 'gpt-9' not found, make sure the correct model ID was used and that you have access to the model. "

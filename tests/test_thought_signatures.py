@@ -16,6 +16,7 @@ import pytest
 
 import streamcalls
 from streamcalls import ToolCall, ToolCallCompleted, encode_call, extract
+from streamcalls.codec import CodecProviderName
 from tests.support import bytewise, feed_chunks, plain
 
 pytestmark = pytest.mark.anyio
@@ -96,12 +97,12 @@ def test_encode_call_writes_the_signature_where_gemini_reads_it() -> None:
 
 
 @pytest.mark.parametrize("provider", ["gemini", "openai"])
-def test_signatures_round_trip_through_the_codec(provider: str) -> None:
+def test_signatures_round_trip_through_the_codec(provider: CodecProviderName) -> None:
     assert extract(encode_call(SIGNED, provider)) == SIGNED
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "bedrock", "ollama", "cohere", "openai-responses"])
-def test_providers_without_a_place_for_it_leave_it_out(provider: str) -> None:
+def test_providers_without_a_place_for_it_leave_it_out(provider: CodecProviderName) -> None:
     assert all(c.thought_signature is None for c in extract(encode_call(SIGNED, provider)))
 
 

@@ -90,7 +90,8 @@ async def anthropic_messages(client: anthropic.AsyncAnthropic) -> None:
         print(event)
 '''
 
-# Each line must fail, and only these: misspelt names, and the codec's typed results misused.
+# Each line must fail, and only these: misspelt names, a name held in a plain str (the codec and
+# run.messages take the provider Literal, with no catch-all str), and the codec's typed results misused.
 WRONG_SCRIPT = """\
 import streamcalls
 from streamcalls import ToolResult
@@ -101,18 +102,29 @@ streamcalls.parse(b"", provider="anthropc")
 streamcalls.extract({}, provider="gemeni")
 messages = [streamcalls.encode_call([], "anthropic")]
 messages.append(streamcalls.encode_result(RESULTS, "anthropic"))
+streamcalls.encode_tools([], "OpenAI")
+
+
+def generic(name: str, run: streamcalls.ToolRun) -> None:
+    streamcalls.encode_tools([], name)
+    streamcalls.encode_call([], name)
+    streamcalls.encode_result(RESULTS, name)
+    streamcalls.encode_result(RESULTS[0], name)
+    run.messages(name)
 """
-WRONG_LINES = (5, 6, 7, 9)
+WRONG_LINES = (5, 6, 7, 9, 10, 14, 15, 16, 17, 18)
 
 # Without the SDKs the typed results fall back to Any, and nothing breaks.
 BARE_SCRIPT = """\
-from typing import Any
+from collections.abc import AsyncIterable
+from typing import Any, cast
 
 import msgspec
 from typing_extensions import assert_type
 
 import streamcalls
 from streamcalls import Tool, ToolCall, ToolResult
+from streamcalls.codec import CodecProviderName
 
 TOOLS = [Tool("now")]
 CALLS = [ToolCall("call_1", "now", {})]
@@ -123,10 +135,33 @@ assert_type(tools, list[Any])
 assert_type(streamcalls.encode_call(CALLS, "anthropic"), Any)
 assert_type(streamcalls.encode_result(RESULTS, "openai-responses"), list[Any])
 assert_type(streamcalls.encode_call(CALLS, "gemini"), dict[str, Any])
-name: str = "openai"
-assert_type(streamcalls.encode_tools(TOOLS, name), list[dict[str, Any]])
-assert_type(streamcalls.encode_result(RESULTS[0], name), dict[str, Any])
 body = msgspec.json.encode({"messages": [streamcalls.encode_call(CALLS, "openai")], "tools": tools})
+
+
+def generic(name: CodecProviderName, run: streamcalls.ToolRun) -> None:
+    # A name read at run time, typed as one of the codec's: plain dicts.
+    assert_type(streamcalls.encode_tools(TOOLS, name), list[dict[str, Any]])
+    assert_type(streamcalls.encode_result(RESULTS[0], name), dict[str, Any])
+    assert_type(streamcalls.encode_result(RESULTS, name), list[dict[str, Any]])
+    assert_type(run.messages(name), list[dict[str, Any]])
+    configured: str = "openai"  # from a config file
+    assert_type(streamcalls.encode_tools(TOOLS, cast(CodecProviderName, configured)), list[dict[str, Any]])
+
+
+class Shop:
+    user = "ada"
+
+
+async def whoami(ctx: streamcalls.ToolContext[Shop], loud: bool = False) -> str:
+    assert_type(ctx.deps, Shop)
+    assert_type(ctx.call, ToolCall)
+    return ctx.deps.user
+
+
+async def loop(events: AsyncIterable[streamcalls.Event]) -> None:
+    async with streamcalls.run_tools(events, [whoami], context=Shop()) as run:
+        async for item in run:
+            print(item)
 """
 
 
@@ -145,10 +180,13 @@ def test_codec_results_fit_the_sdks_typed_parameters(tmp_path: Path) -> None:
     failed = sorted({int(line.split(":")[1]) for line in lines if ": error:" in line})
     assert failed == list(WRONG_LINES), "\n".join(lines)
     assert status == 1
-    by_line = {int(line.split(":")[1]): line for line in lines}
+    by_line = {int(line.split(":")[1]): line for line in lines if ": error:" in line}
     assert "Literal['opnai']" in by_line[5]
     assert "[arg-type]" in by_line[5]
     assert '"append" of "list"' in by_line[9]
+    for number in (10, 14, 15, 16, 17, 18):
+        assert "[call-overload]" in by_line[number], by_line[number]
+    assert '"str"' in by_line[14]
 
 
 def test_without_the_sdks_typed_results_are_any(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ import anyio.to_thread
 from .._errors import UsageError
 from .._events import ToolCall
 from .._results import ToolResult, error_result, tool_result
+from ..codec._pydantic import encode
 from ..codec._signature import InvalidArguments, ToolSignature, signature_of
 from ..codec._tool import Tool, check_timeout
 
@@ -34,18 +35,24 @@ class Invoker:
     """Runs one tool's calls.
 
     ``signature`` is set for a tool built by :meth:`Tool.from_function`
-    (its arguments are checked and converted first); ``None`` for a plain
-    function, called as ``fn(**call.arguments)``.
+    (its arguments are checked and converted first, and its
+    :class:`~streamcalls.ToolContext` parameter gets ``deps``); ``None`` for
+    a plain function, called as ``fn(**call.arguments)``.
     """
 
-    __slots__ = ("function", "is_async", "signature", "timeout")
+    __slots__ = ("deps", "function", "is_async", "signature", "timeout")
 
     def __init__(
-        self, function: Callable[..., Any], signature: ToolSignature | None, timeout: float | None
+        self,
+        function: Callable[..., Any],
+        signature: ToolSignature | None,
+        timeout: float | None,
+        deps: Any = None,
     ) -> None:
         self.function = function
         self.signature = signature
         self.timeout = timeout
+        self.deps = deps
         self.is_async = _is_async(function)
 
     async def run(self, call: ToolCall) -> ToolResult:
@@ -54,7 +61,7 @@ class Invoker:
             arguments = call.arguments
         else:
             try:
-                arguments = self.signature.arguments(call.name, call.arguments, call)
+                arguments = self.signature.arguments(call.name, call.arguments, call, self.deps)
             except InvalidArguments as exc:
                 return ToolResult(call.id, call.name, str(exc), True)  # the function is not called
         try:
@@ -70,7 +77,7 @@ class Invoker:
                     )
         except Exception as exc:
             return error_result(call.id, call.name, exc)
-        return tool_result(call.id, call.name, value)
+        return tool_result(call.id, call.name, value, encode)  # encode: pydantic models too
 
     async def _call(self, arguments: Mapping[str, Any]) -> Any:
         if self.is_async:
@@ -84,15 +91,17 @@ class Invoker:
         return value
 
 
-def tools_by_name(tools: Tools, timeout: float | None) -> dict[str, Invoker]:
+def tools_by_name(tools: Tools, timeout: float | None, context: Any = None) -> dict[str, Invoker]:
     """An :class:`Invoker` per tool name.
 
     A mapping's functions are called as they are (``fn(**call.arguments)``);
     a sequence's functions become :meth:`Tool.from_function` tools, whose
     arguments are checked.  A :class:`Tool` (in either) must hold a function.
+    ``context`` is what a tool's :class:`~streamcalls.ToolContext` parameter holds.
 
     :raises UsageError: for anything else, a duplicate name, a tool without a
-        function, or a function that cannot be a tool.
+        function, a function that cannot be a tool, or a tool that takes a
+        ``ToolContext`` when ``context`` is ``None`` or not of its type.
     """
     default = check_timeout(timeout)
     found: dict[str, Invoker] = {}
@@ -103,7 +112,7 @@ def tools_by_name(tools: Tools, timeout: float | None) -> dict[str, Invoker]:
             if isinstance(entry, Tool):
                 if entry.name != name:
                     raise UsageError(f"tools[{name!r}] is the tool {entry.name!r}: the names must match")
-                found[name] = _invoker(entry, default)
+                found[name] = _invoker(entry, default, context)
             elif callable(entry):
                 found[name] = Invoker(entry, None, default)
             else:
@@ -122,18 +131,45 @@ def tools_by_name(tools: Tools, timeout: float | None) -> dict[str, Invoker]:
             raise UsageError(f"a tool must be a function or a Tool, not {type(entry).__name__}")
         if tool.name in found:
             raise UsageError(f"two tools are named {tool.name!r}")
-        found[tool.name] = _invoker(tool, default)
+        found[tool.name] = _invoker(tool, default, context)
     return found
 
 
-def _invoker(tool: Tool, default: float | None) -> Invoker:
+def _invoker(tool: Tool, default: float | None, context: Any) -> Invoker:
     if tool.function is None:
         raise UsageError(
             f"the tool {tool.name!r} has no function to run: build it with Tool.from_function(fn), "
             "or map its name to the function"
         )
     timeout = tool.timeout if tool.timeout is not None else default
-    return Invoker(tool.function, signature_of(tool.function), timeout)
+    signature = signature_of(tool.function)
+    if signature.context_parameter is not None:
+        _check_context(tool.name, signature, context)
+    return Invoker(tool.function, signature, timeout, context)
+
+
+def _check_context(name: str, signature: ToolSignature, context: Any) -> None:
+    """A tool that takes a ``ToolContext`` needs the run's ``context=``, of the type it names (where one can tell).
+
+    :raises UsageError: otherwise, naming the tool and its parameter.
+    """
+    parameter = signature.context_parameter
+    if context is None:
+        raise UsageError(
+            f"the tool {name!r} takes a ToolContext ({parameter!r}): pass its dependencies as "
+            "run_tools(..., context=...)"
+        )
+    wanted = signature.context_type
+    if isinstance(wanted, type):
+        try:
+            fits = isinstance(context, wanted)
+        except TypeError:  # a Protocol that is not runtime_checkable, ...: not for run time to tell
+            return
+        if not fits:
+            raise UsageError(
+                f"the tool {name!r} takes ToolContext[{wanted.__name__}] ({parameter!r}), "
+                f"but context= is a {type(context).__name__}"
+            )
 
 
 def _is_async(fn: Callable[..., Any]) -> bool:

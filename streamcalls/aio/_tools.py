@@ -1,4 +1,4 @@
-# The SDK overloads of messages() return the SDKs' TypedDicts, the plain-str one dict[str, Any];
+# The SDK overloads of messages() return the SDKs' TypedDicts, the one for any name dict[str, Any];
 # mypy calls that an unsafe overlap, but at run time both are the same dict.
 # mypy: disable-error-code="overload-overlap"
 """Running tools the moment their calls complete, while the stream goes on.
@@ -32,7 +32,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 
 from .._errors import UsageError
 from .._events import Event, ToolCall, ToolCallCompleted, ToolCallFailed
-from .._names import OpenAIChatName
+from .._names import CodecProviderName, OpenAIChatName
 from .._results import ToolResult
 from .._turn import Turn, TurnBuilder
 from ..codec._history import encode_turn, failed_call
@@ -72,6 +72,7 @@ def run_tools(
     *,
     max_concurrency: int | None = 8,
     timeout: float | None = None,
+    context: object = None,
 ) -> ToolRun: ...
 @overload
 def run_tools(
@@ -80,6 +81,7 @@ def run_tools(
     *,
     max_concurrency: int | None = 8,
     timeout: float | None = None,
+    context: object = None,
 ) -> ToolRun: ...
 def run_tools(
     events: AsyncIterable[Event],
@@ -87,6 +89,7 @@ def run_tools(
     *,
     max_concurrency: int | None = 8,
     timeout: float | None = None,
+    context: object = None,
 ) -> ToolRun:
     """Run each call's tool as soon as its ``ToolCallCompleted`` arrives.
 
@@ -110,6 +113,12 @@ def run_tools(
     cancelled (a sync tool's thread is abandoned) and its result is an error
     saying it timed out; the other tools go on.
 
+    ``context`` is what the tools need and the model never sees (a database
+    handle, the user): a ``from_function`` tool with a parameter annotated
+    :class:`ToolContext[Deps] <streamcalls.ToolContext>` gets
+    ``ToolContext(context, call)`` there.  Such a tool needs ``context=``, of
+    its ``Deps`` type where that is a class.
+
     The returned :class:`ToolRun` is an async iterator: it yields every event
     in stream order, interleaved with a :class:`~streamcalls.ToolResult` for
     each call in the order the tools finish (always after that call's
@@ -129,7 +138,8 @@ def run_tools(
     A tool that raises gives a result with ``is_error=True`` and content
     ``"ExceptionType: message"``; so does a call to a name not in ``tools``.
     A returned ``str`` is the content as it is, any other value is
-    JSON-encoded with msgspec (Structs, dataclasses, datetimes, ...).  Calls
+    JSON-encoded with msgspec (Structs, dataclasses, datetimes, ...; a
+    pydantic model as its ``model_dump(mode="json")``).  Calls
     that failed to parse (``ToolCallFailed``) are yielded as events and run
     nothing.  The iteration ends once the stream has ended and every started
     tool has finished.
@@ -144,13 +154,14 @@ def run_tools(
 
     :raises UsageError: at the call, for tools that cannot run (see
         :meth:`Tool.from_function <streamcalls.Tool.from_function>`), a
-        ``max_concurrency`` below 1 or a ``timeout`` that is not positive.
+        ``max_concurrency`` below 1, a ``timeout`` that is not positive, or a
+        tool that takes a ``ToolContext`` without a ``context`` (of its type).
     """
     if not hasattr(events, "__aiter__"):
         raise UsageError(f"run_tools() takes an async iterable of events, not {type(events).__name__}")
     if max_concurrency is not None and (type(max_concurrency) is not int or max_concurrency < 1):
         raise UsageError(f"max_concurrency must be at least 1 (or None), not {max_concurrency!r}")
-    invokers = tools_by_name(tools, timeout)
+    invokers = tools_by_name(tools, timeout, context)
     return ToolRun(events, invokers, math.inf if max_concurrency is None else max_concurrency)
 
 
@@ -297,8 +308,8 @@ class ToolRun:
     @overload
     def messages(self, provider: Literal["anthropic"]) -> list[AnthropicMessage]: ...
     @overload
-    def messages(self, provider: str) -> list[dict[str, Any]]: ...
-    def messages(self, provider: str) -> Any:
+    def messages(self, provider: CodecProviderName) -> list[dict[str, Any]]: ...
+    def messages(self, provider: CodecProviderName) -> Any:
         """The messages to append to the conversation for the next request, after the loop.
 
         :func:`~streamcalls.encode_turn` of :attr:`turn` with the tools' results:

@@ -12,10 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, TypeAlias
 
+from .._names import unknown_provider
 from ..detectors import DETECTORS
 from ..providers import ADAPTERS, PROVIDER_NAMES
 
 __all__ = (
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_PROBLEMS",
     "EXIT_STATUS",
@@ -27,6 +29,7 @@ __all__ = (
     "detector_names",
     "port_number",
     "positive_int",
+    "provider_name",
     "read_recording",
     "seconds",
 )
@@ -34,6 +37,7 @@ __all__ = (
 EXIT_OK = 0
 EXIT_PROBLEMS = 1  # the stream had problems
 EXIT_USAGE = 2  # the command could not run as given
+EXIT_INTERRUPTED = 130  # Ctrl+C (the shell's code for SIGINT)
 
 EXIT_STATUS = """\
 exit status:
@@ -41,6 +45,7 @@ exit status:
   1  a stream had problems: a ParseError, a ProviderError or a failed call
   2  the command could not run as given: a bad option value, a file that cannot be read,
      a port in use, a missing extra (one line on stderr says which)
+  130  stopped by Ctrl+C
 """
 
 
@@ -94,6 +99,12 @@ def port_number(text: str) -> int:
     return value
 
 
+def provider_name(text: str) -> str:
+    if text not in PROVIDER_NAMES:  # 'OpenAI' -> did you mean 'openai'?
+        raise argparse.ArgumentTypeError(unknown_provider(text))
+    return text
+
+
 def detector_names(text: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(",") if name.strip())
     if names == ("none",):
@@ -107,21 +118,25 @@ def detector_names(text: str) -> tuple[str, ...]:
     return names
 
 
-def read_recording(path: Path) -> bytes:
-    """A recording's bytes (``-``: stdin)."""
+def read_recording(path: Path, purpose: str) -> bytes:
+    """A recording's bytes (``-``: stdin); an empty one is a :class:`CommandError` (nothing to ``purpose``)."""
     if str(path) == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not data:
+        raise CommandError(f"{'stdin' if str(path) == '-' else path} is empty: nothing to {purpose}")
+    return data
 
 
 def add_stream_options(command: argparse.ArgumentParser, chunk_help: str) -> None:
     command.add_argument(
         "--provider",
         default="auto",
-        choices=PROVIDER_NAMES,
+        type=provider_name,
         metavar="P",
         help=f"auto (default), {', '.join(ADAPTERS)}, or an alias (openrouter, groq, vllm, ...)",
     )

@@ -34,6 +34,7 @@ from ._options import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_STATUS,
+    CommandError,
     Commands,
     add_stream_options,
     read_recording,
@@ -164,7 +165,11 @@ def add_replay(commands: Commands) -> None:
     command.add_argument("file", type=Path, help="a recorded response body; - for stdin")
     add_stream_options(command, "feed N bytes at a time (default: the whole file at once)")
     command.add_argument(
-        "--delay", type=seconds, default=0.0, metavar="S", help="seconds to wait between chunks"
+        "--delay",
+        type=seconds,
+        default=0.0,
+        metavar="S",
+        help="seconds to wait between chunks (with --chunk)",
     )
     command.add_argument(
         "--partial",
@@ -180,7 +185,12 @@ def add_replay(commands: Commands) -> None:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
-    data = read_recording(args.file)
+    if args.delay and not args.chunk:
+        raise CommandError(
+            "--delay waits between chunks, and without --chunk the file is fed as one chunk: "
+            "it would do nothing (add --chunk N)"
+        )
+    data = read_recording(args.file, "replay")
     return replay(
         data,
         provider=args.provider,

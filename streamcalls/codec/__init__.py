@@ -26,6 +26,7 @@ server; the SDKs' types only for type checking.
 from __future__ import annotations
 
 from .._names import CodecProviderName
+from ._context import ToolContext
 from ._encode import Message, ToolSpec, encode_call, encode_result, encode_tools
 from ._extract import extract
 from ._history import encode_turn
@@ -38,6 +39,7 @@ __all__ = (
     "CodecProviderName",
     "Message",
     "Tool",
+    "ToolContext",
     "ToolSpec",
     "augment_system_prompt",
     "encode_call",

@@ -1,4 +1,4 @@
-# The SDK overloads return the SDKs' TypedDicts, the plain-str one dict[str, Any];
+# The SDK overloads return the SDKs' TypedDicts, the one for any CodecProviderName dict[str, Any];
 # mypy calls that an unsafe overlap, but at run time both are the same dict.
 # mypy: disable-error-code="overload-overlap"
 """The request side of a tool loop, typed: ``encode_tools``, ``encode_call``, ``encode_result``.
@@ -14,8 +14,13 @@ The shapes themselves are in :mod:`._shapes`.  Here is what a caller sees:
   in ``client.chat.completions.create(tools=..., messages=...)``,
   ``client.responses.create(tools=..., input=...)`` and
   ``client.messages.create(tools=..., messages=...)``.
-- With a name held in a ``str`` (a provider-generic loop passes the
-  configured name through), ``dict[str, Any]``, or lists of them.
+- With a name typed :data:`~streamcalls.codec.CodecProviderName` (a
+  provider-generic loop passes the configured name through),
+  ``list[dict[str, Any]]`` from ``encode_tools`` and ``encode_result``, and
+  the union of every provider's type from ``encode_call``.  A plain ``str`` is refused by the
+  type checker, as a misspelt literal is: a name read at run time is
+  ``typing.cast(CodecProviderName, name)``, and an unknown one is a
+  :class:`~streamcalls.UsageError` that suggests the name meant.
 
 One item in, one message out; a list in, a list out (to ``.extend`` the
 conversation with), whatever the provider groups into one message.
@@ -28,7 +33,7 @@ from typing import Any, Literal, overload
 
 from .._errors import UsageError
 from .._events import ToolCall
-from .._names import OpenAIChatName
+from .._names import CodecProviderName, OpenAIChatName
 from .._results import ToolResult
 from ._names import resolve
 from ._params import (
@@ -61,8 +66,8 @@ def encode_tools(tools: ToolDefinitions, provider: Literal["openai-responses"]) 
 @overload
 def encode_tools(tools: ToolDefinitions, provider: Literal["anthropic"]) -> list[AnthropicTool]: ...
 @overload
-def encode_tools(tools: ToolDefinitions, provider: str) -> list[Message]: ...
-def encode_tools(tools: ToolDefinitions, provider: str) -> Any:
+def encode_tools(tools: ToolDefinitions, provider: CodecProviderName) -> list[Message]: ...
+def encode_tools(tools: ToolDefinitions, provider: CodecProviderName) -> Any:
     """Tool definitions in a provider's request format: the value of its ``tools`` field.
 
     ``tools`` holds :class:`Tool` objects or OpenAI-style dicts
@@ -74,8 +79,8 @@ def encode_tools(tools: ToolDefinitions, provider: str) -> Any:
     ``provider`` is any name of :data:`~streamcalls.codec.CodecProviderName`.
     Written as a literal, it types the result as the SDK's tool param
     (openai: ``ChatCompletionToolParam``, Responses: ``FunctionToolParam``,
-    anthropic: ``ToolParam``); a plain ``str`` is accepted too, for a name
-    chosen at run time, and gives ``list[dict[str, Any]]``.
+    anthropic: ``ToolParam``); a name typed ``CodecProviderName`` (chosen
+    at run time) gives ``list[dict[str, Any]]``.
 
     :raises UsageError: for an unknown provider or a tool without a name.
     """
@@ -96,9 +101,7 @@ def encode_call(
 ) -> AnthropicMessage: ...
 @overload
 def encode_call(calls: Calls, provider: OneMessageName, *, text: str | None = None) -> Message: ...
-@overload
-def encode_call(calls: Calls, provider: str, *, text: str | None = None) -> Message | list[Message]: ...
-def encode_call(calls: Calls, provider: str, *, text: str | None = None) -> Any:
+def encode_call(calls: Calls, provider: CodecProviderName, *, text: str | None = None) -> Any:
     """The assistant's turn that made these calls, for the conversation history.
 
     One call or several (parallel calls belong in one assistant message), with
@@ -111,8 +114,9 @@ def encode_call(calls: Calls, provider: str, *, text: str | None = None) -> Any:
 
     Typed as the SDK's message param for a literal ``provider`` (openai:
     ``ChatCompletionAssistantMessageParam``; Responses:
-    ``list[ResponseInputItemParam]``; anthropic: ``MessageParam``); a plain
-    ``str`` name gives ``dict[str, Any]`` (or, as it may be Responses, a list).
+    ``list[ResponseInputItemParam]``; anthropic: ``MessageParam``); a name
+    typed ``CodecProviderName`` gives the union of these (a list where it may
+    be Responses: ``isinstance(turn, list)`` tells).
 
     Gemini 3's signature on a call (:attr:`ToolCall.thought_signature
     <streamcalls.ToolCall.thought_signature>`) is written back: Gemini's
@@ -146,10 +150,10 @@ def encode_result(result: ToolResult, provider: Literal["anthropic"]) -> Anthrop
 @overload
 def encode_result(result: Results, provider: Literal["anthropic"]) -> list[AnthropicMessage]: ...
 @overload
-def encode_result(result: ToolResult, provider: str) -> Message: ...
+def encode_result(result: ToolResult, provider: CodecProviderName) -> Message: ...
 @overload
-def encode_result(result: Results, provider: str) -> list[Message]: ...
-def encode_result(result: ToolResult | Results, provider: str) -> Any:
+def encode_result(result: Results, provider: CodecProviderName) -> list[Message]: ...
+def encode_result(result: ToolResult | Results, provider: CodecProviderName) -> Any:
     """Tool results as the provider's tool-result messages.
 
     - One :class:`~streamcalls.ToolResult` gives one message (for OpenAI
@@ -160,22 +164,22 @@ def encode_result(result: ToolResult | Results, provider: str) -> Any:
       one user message carrying every result (their turns must alternate;
       Anthropic asks for all results of a turn in one message); for the
       others it holds one message per result.  Appending the list itself
-      would nest it, which every provider rejects.
+      would nest it, which every provider rejects.  An empty list gives
+      ``[]``.
 
     Typed as the SDK's param for a literal ``provider`` (openai:
     ``ChatCompletionToolMessageParam``; Responses: ``ResponseInputItemParam``;
-    anthropic: ``MessageParam``); a plain ``str`` name gives
+    anthropic: ``MessageParam``); a name typed ``CodecProviderName`` gives
     ``dict[str, Any]``.
 
-    :raises UsageError: for an unknown provider, or no results.
+    :raises UsageError: for an unknown provider, or an item that is not a ``ToolResult``.
     """
     encoder = RESULTS[resolve(provider)]
     if isinstance(result, ToolResult):
         return encoder([result])[0]
     listed = list(result)
-    if not listed:
-        raise UsageError("encode_result() needs at least one result")
     for item in listed:
         if not isinstance(item, ToolResult):
             raise UsageError(f"encode_result() takes ToolResult objects, not {type(item).__name__}")
-    return encoder(listed)
+    # No results, no message: not even the grouping providers' empty user message.
+    return encoder(listed) if listed else []

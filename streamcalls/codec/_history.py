@@ -25,7 +25,7 @@ from typing import Any, Literal, overload
 
 from .._errors import UsageError
 from .._events import ToolCall, ToolCallFailed
-from .._names import OpenAIChatName
+from .._names import CodecProviderName, OpenAIChatName
 from .._results import ToolResult
 from .._turn import Part, ReasoningPart, TextPart, Turn
 from ._assistant import ASSISTANT, Written
@@ -57,8 +57,8 @@ def encode_turn(
     turn: Turn, provider: Literal["anthropic"], results: Results = None
 ) -> list[AnthropicMessage]: ...
 @overload
-def encode_turn(turn: Turn, provider: str, results: Results = None) -> list[Message]: ...
-def encode_turn(turn: Turn, provider: str, results: Results = None) -> Any:
+def encode_turn(turn: Turn, provider: CodecProviderName, results: Results = None) -> list[Message]: ...
+def encode_turn(turn: Turn, provider: CodecProviderName, results: Results = None) -> Any:
     """The messages that carry ``turn`` into the next request: the assistant's turn, then the results.
 
     ``provider`` is any codec name (:data:`~streamcalls.codec.CodecProviderName`):
@@ -68,7 +68,7 @@ def encode_turn(turn: Turn, provider: str, results: Results = None) -> Any:
     conversation with, as :meth:`ToolRun.messages <streamcalls.ToolRun.messages>` gives it; with
     the provider written as a literal, typed as the official SDK's message params (openai:
     ``ChatCompletionMessageParam``, Responses: ``ResponseInputItemParam``, anthropic:
-    ``MessageParam``), a plain ``str`` name gives ``list[dict[str, Any]]``.
+    ``MessageParam``), any other name gives ``list[dict[str, Any]]``.
 
     ``results``: the tools' results for the turn's calls, in any order.  Given,
     every call gets one -- a call without a result gets an error result saying its

@@ -64,21 +64,31 @@ class Tool(msgspec.Struct, frozen=True):
           parameter, written by ``msgspec.json.schema`` from the annotation:
           ``str``, ``int``, ``float``, ``bool``, ``None``, ``list``/``tuple``/``set``,
           ``dict[str, T]``, ``Literal``, ``Enum``, unions and ``Optional``,
-          ``datetime``/``date``/``time``/``UUID``/``Decimal``, ``msgspec.Struct``,
-          dataclasses, ``TypedDict``, ``NamedTuple``, ``Annotated[T, msgspec.Meta(...)]``.
+          ``datetime`` (``"format": "date-time"``)/``date``/``time``/``UUID``/``Decimal``,
+          ``msgspec.Struct``, dataclasses, ``TypedDict``, ``NamedTuple``,
+          ``Annotated[T, msgspec.Meta(...)]``; and, where pydantic is installed,
+          pydantic models (``Order``, ``list[Order]``, ``Order | None``, a
+          model inside a Struct), whose schema and validation are pydantic's.
           ``required`` lists the parameters without a default; a parameter's
-          ``description`` comes from ``msgspec.Meta(description=...)``, else
-          from the docstring's ``Args:`` section or ``:param name:`` lines.
-          A parameter annotated :class:`~streamcalls.ToolCall` is left out: it
-          receives the call (its ``id``, say).
+          ``description`` comes from ``msgspec.Meta(description=...)`` (or
+          pydantic's ``Field``), else ``Annotated[T, "text"]``, else the
+          docstring's Google ``Args:`` section, numpy ``Parameters`` section
+          or ``:param name:`` lines.
+        - Parameters that are not arguments, left out of the schema: one
+          annotated :class:`~streamcalls.ToolCall` receives the call (its
+          ``id``, say); one annotated :class:`~streamcalls.ToolContext`
+          receives the run's dependencies (``run_tools(..., context=...)``);
+          the keywords a ``functools.partial`` binds stay bound.
         - ``timeout``: seconds the function may run in
           :func:`~streamcalls.run_tools` (``None``: the run's ``timeout=``).
 
         The function is read once (cached per function).
 
         :raises UsageError: for ``*args``, ``**kwargs``, a positional-only or
-            unannotated parameter, or a type with no JSON schema, naming it;
-            and for a function without a usable name when ``name`` is not given.
+            unannotated parameter, an annotation that names nothing defined
+            where the function is, or a type with no JSON schema, naming the
+            parameter; and for a function without a usable name when ``name``
+            is not given.
         """
         signature = signature_of(fn)
         tool_name = name if name is not None else signature.name

@@ -127,11 +127,16 @@ DETECTORS: dict[str, type[Detector]] = {
 DEFAULT_DETECT: tuple[str, ...] = ("fence", "json")
 
 
-def default_detect(model: str | None) -> tuple[str, ...]:
-    """The detectors a stream gets without ``detect=``: the defaults, and its model family's."""
+def default_detect(model: str | None, *, bare_json: bool = True) -> tuple[str, ...]:
+    """The detectors a stream gets without ``detect=``: the defaults, and its model family's.
+
+    ``bare_json=False``: without ``"json"`` (the fallback policy decides, see
+    :mod:`streamcalls._policy`).
+    """
+    base = DEFAULT_DETECT if bare_json else tuple(name for name in DEFAULT_DETECT if name != "json")
     if not model:
-        return DEFAULT_DETECT
-    return DEFAULT_DETECT + tuple(name for name in detectors_for_model(model) if name not in DEFAULT_DETECT)
+        return base
+    return base + tuple(name for name in detectors_for_model(model) if name not in base)
 
 
 def build_channel(
@@ -172,10 +177,12 @@ def build_channel(
 def follow_model(channel: TextChannel) -> Callable[[str], None]:
     """What the model name a stream carries does: its family's detectors join the channel's.
 
-    From then on only: the text already released stays as it was.
+    From then on only: the text already released stays as it was.  The defaults
+    run already (bare JSON or not, as the fallback policy decided): only the
+    family's detectors are added.
     """
 
     def named(model: str) -> None:
-        channel.add(default_detect(model))
+        channel.add(detectors_for_model(model))
 
     return named

@@ -15,7 +15,10 @@ channel ends when the detector stops (reporting a failed call with its markup
 as ``raw``) or discards when the candidate was prose.
 
 The fallback policy (``native=True``): explicit markup counts only while no
-native call has been seen, bare JSON only while no call at all has.
+native call has been seen, bare JSON only while no call at all has.  Where the
+policy reads no bare JSON (:mod:`streamcalls._policy`), the parser leaves the
+``json`` detector out and turns the bare-JSON triggers of the others off
+(:meth:`TextChannel.read_bare_json`: the ``llama`` detector's bare object).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections.abc import Callable, Iterable
 
 from .._calls import CallAssembler
 from .._events import Event, TextDelta
-from ._base import ACTIVE, DONE, MARKUP, REJECTED, Detector, Trigger
+from ._base import ACTIVE, DONE, MARKUP, RAW, REJECTED, Detector, Trigger
 from ._triggers import FIRST, HOLD_WINDOW, LINE, MID, Found, patterns
 
 __all__ = ("TextChannel",)
@@ -33,6 +36,7 @@ __all__ = ("TextChannel",)
 class TextChannel:
     __slots__ = (
         "_active",
+        "_bare",
         "_build",
         "_calls",
         "_candidate",
@@ -64,6 +68,7 @@ class TextChannel:
     ) -> None:
         self._out = out
         self._fallback = fallback
+        self._bare = True  # do bare-JSON triggers count?
         self._max_candidate = max_candidate
         self._build = build  # detectors by name (see streamcalls.detectors.build_channel)
         self._names: tuple[str, ...] = ()
@@ -107,6 +112,13 @@ class TextChannel:
         self._holds = found.holds
         self._quiet = found.quiet
         self._line_first = found.line_first
+
+    def read_bare_json(self, on: bool) -> None:
+        """Whether bare-JSON triggers (a bare ``{`` at a line's start, the ``RAW`` tier) count.
+
+        Off, such a ``{`` is text like any other character, released at once.
+        """
+        self._bare = on
 
     # -- input -----------------------------------------------------------------
 
@@ -232,6 +244,8 @@ class TextChannel:
             self._line_start = text[end - 1] == "\n" if end else line_start
 
     def _eligible(self, trigger: Trigger) -> bool:
+        if trigger.tier == RAW and not self._bare:
+            return False
         if not self._fallback or self._calls is None:
             return True
         sources = self._calls.sources

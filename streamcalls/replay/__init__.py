@@ -4,8 +4,12 @@
 answers; ``_recordings`` loads a directory of recordings (the bundled ones
 are in ``demo_streams``, package data); ``_history`` holds each provider's
 rules for a conversation's history (what a request must carry back), with
-``_errors`` the refusals it sends; ``_complete`` turns a recording into the
-complete (non-streamed) response and ``_reframe`` re-cuts it for another
+``_errors`` the refusals it sends; ``_request`` the checks of a request's own fields
+(``max_tokens``, tools, ``stream``, unknown names), and ``_checks`` runs them
+all in the providers' order; ``_recorded`` rebuilds a recorded turn's
+content as the provider's SDK keeps it (signed thinking, reasoning items),
+for those checks and for ``_complete``, which turns a recording into the
+complete (non-streamed) response; ``_reframe`` re-cuts it for another
 framing; ``_serve`` runs the server on a port and ``_demo`` is
 ``python -m streamcalls demo``.  Users import what tests need from
 :mod:`streamcalls.testing`, which stays where it is.

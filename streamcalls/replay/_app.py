@@ -12,10 +12,15 @@ A POST is answered as the provider would answer it.  Its model (the body's
 ``model``, or the one Gemini's and Bedrock's paths name) picks the recording
 ``<provider>/<model>``; without one the provider's default (or first)
 recording answers, and an unknown one is the provider's 404, listing the
-recordings.  Its history is checked by the provider's rules
-(:mod:`._history`): a history the provider would refuse -- a message that
-is not an object, a tool result without its call, results not where their
-calls need them -- gets the provider's 400 (:mod:`._errors`).  A
+recordings.  It is checked as the provider checks it (:mod:`._checks`):
+its own fields (a missing ``max_tokens``, tools in another provider's
+shape, a ``stream`` that is not a boolean), its history by the provider's
+rules (:mod:`._history`: a message that is not an object, a tool result
+without its call, results not where their calls need them), and the
+reasoning state the recorded turn it answers must come back with (thinking
+blocks and their signatures, reasoning items, ``reasoning_content``); a
+request the provider would refuse gets its error, in its shape
+(:mod:`._errors`).  A
 history that ends with tool results gets the recording's next turn
 (``<name>.turn2.<ext>``: the final answer, say), a new prompt its first.  A
 request for a stream gets the turn streamed (Gemini's in the framing it asks
@@ -39,9 +44,10 @@ import anyio
 import msgspec
 
 from .._errors import UsageError
+from ._checks import check_fields, check_recorded, dialect_of
 from ._complete import complete_response
 from ._errors import Headers, error_response, no_model_message
-from ._history import Rejected, check_signatures, conversation_turn
+from ._history import Rejected, conversation_turn
 from ._recordings import Recording, bundled_recordings, event_ends, load_recordings
 from ._reframe import gemini_body
 from ._routes import ENDPOINTS, Route, route_for
@@ -149,7 +155,10 @@ class ReplayApp:
         body = await _read_body(receive)
         route = route_for(raw, scope.get("query_string", b"").decode("latin-1")) if method == "POST" else None
         if route is not None:
-            await self._answer(route, body, receive, send)
+            headers = {
+                name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]
+            }
+            await self._answer(route, body, headers, receive, send)
         elif method == "GET" and path.startswith("/replay/"):
             wanted = path.removeprefix("/replay/")
             recording = self._by_name(wanted)
@@ -171,11 +180,26 @@ class ReplayApp:
             return None
         return recording.maybe_turn(int(match["turn"] or 1))
 
-    async def _answer(self, route: Route, body: bytes, receive: Receive, send: Send) -> None:
+    async def _answer(
+        self, route: Route, body: bytes, headers: Mapping[str, str], receive: Receive, send: Send
+    ) -> None:
         provider = route.provider
 
-        async def refuse(status: int, message: str, **details: str | None) -> None:
-            await _error(send, error_response(provider, status, message, **details), route.json_array)
+        async def refuse(status: int, message: str, code: str | None = None) -> None:
+            await _error(send, error_response(provider, status, message, code=code), route.json_array)
+
+        async def rejected(problem: Rejected) -> None:
+            response = error_response(
+                provider,
+                problem.status,
+                problem.message,
+                param=problem.param,
+                code=problem.code,
+                kind=problem.kind,
+                shape=problem.shape,
+                violations=problem.violations,
+            )
+            await _error(send, response, route.json_array)
 
         try:
             request = msgspec.json.decode(body)
@@ -196,12 +220,14 @@ class ReplayApp:
             else:
                 await refuse(status, f"simulated error {status}")
             return
-        try:
-            turn = conversation_turn(provider, request)
-        except Rejected as rejected:
-            await refuse(400, rejected.message, param=rejected.param, code=rejected.code, kind=rejected.kind)
-            return
         recording = self.recording_for(provider, model)
+        dialect = dialect_of(provider, recording)
+        try:
+            check_fields(provider, request, headers, dialect)
+            turn = conversation_turn(provider, request)
+        except Rejected as problem:
+            await rejected(problem)
+            return
         if recording is None:
             names = sorted(r.name for r in self.recordings.values() if r.provider == provider)
             await refuse(404, no_model_message(provider, model, names, route.method), code="model_not_found")
@@ -216,12 +242,11 @@ class ReplayApp:
             await refuse(404, message, code="model_not_found")
             return
         answered = recording.maybe_turn(turn - 1)  # the turn whose calls the request sends back
-        if provider == "gemini" and answered is not None:
-            try:
-                check_signatures(request, answered.calls())
-            except Rejected as rejected:
-                await refuse(400, rejected.message)
-                return
+        try:
+            check_recorded(provider, request, recording, answered, dialect)
+        except Rejected as problem:
+            await rejected(problem)
+            return
         if route.streams(request):
             content_type, served = answer.content_type, answer.body
             if provider == "gemini":

@@ -27,6 +27,7 @@ from ._complete_blocks import (
     gemini_response,
     total_tokens,
 )
+from ._recorded import responses_items
 from ._recordings import Recording
 
 __all__ = ("complete_response",)
@@ -85,20 +86,39 @@ def _chat_completion(recording: Recording, model: str, answer: Answer) -> Body:
 
 
 def _responses(recording: Recording, model: str, answer: Answer) -> Body:
+    """The ``response``: the parsed text and calls, under the ids the stream gave their items, and the
+    stream's reasoning items as it gave them (their ``id`` and ``encrypted_content``, for the next request),
+    each where its ``output_index`` puts it."""
     name = f"{recording.name}_{recording.turn}"
-    output: list[Body] = []
+    recorded = responses_items(recording.body)
+    place = {id(item): position for position, item in enumerate(recorded)}
+    messages = iter([item for item in recorded if item.get("type") == "message"])
+    calls = {item.get("call_id"): item for item in recorded if item.get("type") == "function_call"}
+    reasoning = [item for item in recorded if item.get("type") == "reasoning"]
+    placed: list[tuple[float, Body]] = [(place[id(item)], item) for item in reasoning]
+    position = -0.5
     for number, (kind, value) in enumerate(answer.steps):
         if kind == "text":
+            same = next(messages, None)
             part = {"type": "output_text", "annotations": [], "text": value}
             message = {"type": "message", "role": "assistant", "status": "completed", "content": [part]}
-            output.append({"id": f"msg_replay_{name}_{number}", **message})
+            item = {"id": same["id"] if same else f"msg_replay_{name}_{number}", **message}
         elif kind == "reasoning":
+            if reasoning:
+                continue  # the recorded items stand for it
             summary = [{"type": "summary_text", "text": value}]
-            output.append({"id": f"rs_replay_{name}_{number}", "type": "reasoning", "summary": summary})
+            same, item = None, {"id": f"rs_replay_{name}_{number}", "type": "reasoning", "summary": summary}
         elif kind == "call":
             call: ToolCall = value
-            item = {"type": "function_call", "status": "completed", "call_id": call.id, "name": call.name}
-            output.append({"id": f"fc_replay_{name}_{number}", **item, "arguments": call.arguments_json})
+            same = calls.get(call.id)
+            fields = {"type": "function_call", "status": "completed", "call_id": call.id, "name": call.name}
+            item_id = same["id"] if same else f"fc_replay_{name}_{number}"
+            item = {"id": item_id, **fields, "arguments": call.arguments_json}
+        else:
+            continue
+        position = place[id(same)] if same is not None else position + 1e-3
+        placed.append((position, item))
+    output = [item for _, item in sorted(placed, key=lambda pair: pair[0])]
     incomplete = answer.finish.reason == "length"
     usage = answer.usage
     return {

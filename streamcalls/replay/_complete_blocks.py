@@ -5,6 +5,10 @@ calls in the stream's order, adjacent pieces of text or reasoning joined),
 the calls, the finish and the usage.  Anthropic's content blocks, Gemini's
 parts and Bedrock's content blocks keep those steps in order; the chat
 shapes that hold one text and a list of calls are in :mod:`._complete`.
+Anthropic's and Bedrock's blocks are the recorded ones
+(:mod:`._recorded`), so that thinking comes with its signature and
+redacted thinking as it was sent -- what the next request must send back --;
+a call's input is the parsed call's arguments.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from .._events import (
     ToolCallFailed,
     Usage,
 )
+from ._recorded import anthropic_blocks, bedrock_blocks
 
 if TYPE_CHECKING:
     from ._recordings import Recording
@@ -66,14 +71,20 @@ def total_tokens(usage: Usage) -> int:
 
 
 def anthropic_message(recording: Recording, model: str, answer: Answer) -> Body:
+    calls = {call.id: call for call in answer.calls}
     blocks: list[Body] = []
-    for kind, value in answer.steps:
+    for block in anthropic_blocks(recording.body):
+        kind = block.get("type")
         if kind == "text":
-            blocks.append({"type": "text", "text": value})
-        elif kind == "reasoning":  # no signature in the events; a replay has no real one
-            blocks.append({"type": "thinking", "thinking": value, "signature": ""})
-        elif kind == "call":
-            blocks.append({"type": "tool_use", "id": value.id, "name": value.name, "input": value.arguments})
+            blocks.append({"type": "text", "text": block.get("text", "")})
+        elif kind == "thinking":
+            thinking = block.get("thinking", "")
+            blocks.append({"type": "thinking", "thinking": thinking, "signature": block.get("signature", "")})
+        elif kind == "redacted_thinking":
+            blocks.append({"type": "redacted_thinking", "data": block.get("data", "")})
+        elif kind == "tool_use" and block.get("id") in calls:
+            call = calls[block["id"]]
+            blocks.append({"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments})
         # A call cut off at max_tokens has no input object to show: the stop reason tells.
     finish = answer.finish
     return {
@@ -127,14 +138,15 @@ def gemini_response(recording: Recording, model: str, answer: Answer) -> Body:
 
 
 def bedrock_output(recording: Recording, model: str, answer: Answer) -> Body:
+    calls = {call.id: call for call in answer.calls}
     blocks: list[Body] = []
-    for kind, value in answer.steps:
-        if kind == "text":
-            blocks.append({"text": value})
-        elif kind == "reasoning":
-            blocks.append({"reasoningContent": {"reasoningText": {"text": value}}})
-        elif kind == "call":
-            blocks.append({"toolUse": {"toolUseId": value.id, "name": value.name, "input": value.arguments}})
+    for block in bedrock_blocks(recording.body):
+        use = block.get("toolUse")
+        if use is None:
+            blocks.append(block)  # text, or reasoning with its signature (or redacted)
+        elif use.get("toolUseId") in calls:
+            call = calls[use["toolUseId"]]
+            blocks.append({"toolUse": {"toolUseId": call.id, "name": call.name, "input": call.arguments}})
     usage = answer.usage
     return {
         "output": {"message": {"role": "assistant", "content": blocks}},

@@ -13,7 +13,11 @@ them back):
 - Bedrock: ``{"message": "..."}``, the exception's name in the
   ``x-amzn-ErrorType`` header (a real 400 body is exactly that: 340 bytes
   for the message quoted in agno-agi/agno#6698);
-- Cohere: ``{"id", "message"}``.
+- Cohere: ``{"id", "message"}``;
+- servers that speak OpenAI Chat in their own error shape: Moonshot's (Kimi)
+  ``{"error": {"message", "type"}}``, Mistral's ``{"object": "error",
+  "message", "type", "param", "code"}`` (as this repository's
+  ``tests/data/openai/mistral_error_body.json``).
 
 :func:`no_model_message` words an unknown model as each provider does, and
 lists the recordings the server has instead.
@@ -66,12 +70,17 @@ def error_response(
     param: str | None = None,
     code: str | None = None,
     kind: str | None = None,
+    shape: str | None = None,
+    violations: tuple[tuple[str | None, str], ...] = (),
 ) -> tuple[int, Headers, Any]:
     """The provider's answer to a request it refuses: status, extra headers, JSON body.
 
     ``param`` and ``code`` go where the provider's body has room for them
     (OpenAI's fields, Gemini's field violation); ``kind`` overrides the
-    error's type or name, which is otherwise the provider's for ``status``.
+    error's type or name, which is otherwise the provider's for ``status``;
+    ``shape`` picks the body of a server speaking ``provider``'s API in its
+    own (``"kimi"``, ``"mistral"``); ``violations`` are Gemini's field
+    violations when there are several, ``(field or None, description)``.
     """
     headers: list[tuple[bytes, bytes]] = []
     body: Any
@@ -87,10 +96,15 @@ def error_response(
             "message": message,
             "status": kind or _GOOGLE_STATUSES.get(status, "UNKNOWN"),
         }
-        if param is not None:
-            violation = {"field": param, "description": message}
+        if param is not None and not violations:
+            violations = ((param, message),)
+        if violations:
+            shown = [
+                {"description": text} if field is None else {"field": field, "description": text}
+                for field, text in violations
+            ]
             error["details"] = [
-                {"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [violation]}
+                {"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": shown}
             ]
         body = {"error": error}
     elif provider == "bedrock":
@@ -99,6 +113,11 @@ def error_response(
         body = {"message": message}
     elif provider == "cohere":
         body = {"id": str(uuid.uuid4()), "message": message}
+    elif shape == "kimi":
+        body = {"error": {"message": message, "type": kind or _OPENAI_TYPES.get(status, "server_error")}}
+    elif shape == "mistral":
+        error = {"message": message, "type": kind or _OPENAI_TYPES.get(status, "server_error")}
+        body = {"object": "error", **error, "param": param, "code": code}
     else:  # OpenAI Chat and Responses
         error = {"message": message, "type": kind or _OPENAI_TYPES.get(status, "server_error")}
         body = {"error": {**error, "param": param, "code": code}}

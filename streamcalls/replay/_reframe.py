@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import msgspec
 
-from .._events import Event
-from .._limits import DEFAULT_LIMITS
-from ..framing._sse import SSEFramer
+from ._recorded import sse_payloads
 from ._recordings import CONTENT_TYPES
 
 __all__ = ("gemini_body",)
@@ -33,7 +31,7 @@ def gemini_body(content_type: str, body: bytes, json_array: bool) -> tuple[str, 
         return content_type, body
     try:
         if json_array:
-            chunks = [msgspec.json.format(chunk, indent=2) for chunk in _sse_payloads(body)]
+            chunks = [msgspec.json.format(chunk, indent=2) for chunk in sse_payloads(body)]
             return JSON, b"[" + b"\n,\r\n".join(chunks) + b"\n]"
         elements = _Chunks.decode(body)
         return SSE, b"".join(
@@ -41,25 +39,3 @@ def gemini_body(content_type: str, body: bytes, json_array: bool) -> tuple[str, 
         )
     except msgspec.DecodeError:  # not a stream of chunks: as it is
         return content_type, body
-
-
-class _Payloads:
-    """The sink collecting each SSE event's data."""
-
-    def __init__(self) -> None:
-        self.payloads: list[bytes] = []
-
-    def on_record(self, name: str | None, data: bytes) -> None:
-        self.payloads.append(data)
-
-    def on_done(self) -> None:
-        pass
-
-
-def _sse_payloads(body: bytes) -> list[bytes]:
-    sink = _Payloads()
-    problems: list[Event] = []  # a recording's own framing errors: its chunks are served as they are
-    framer = SSEFramer(sink, problems, DEFAULT_LIMITS.max_line_bytes, DEFAULT_LIMITS.max_event_bytes)
-    framer.feed(body)
-    framer.close()
-    return sink.payloads

@@ -69,7 +69,12 @@ async def serve(
     error: Exception | None = None
 
     async def run() -> None:
-        await hypercorn_serve(app, config, shutdown_trigger=stop.wait)
+        # Shielded: hypercorn stops by its shutdown trigger, never by cancellation
+        # (cancelled, its asyncio worker raises InvalidStateError while gathering its
+        # connections' tasks).  A cancelled block -- Ctrl+C cancels the main task --
+        # still reaches the ``finally`` below, which sets the trigger.
+        with anyio.CancelScope(shield=True):
+            await hypercorn_serve(app, config, shutdown_trigger=stop.wait)
 
     async with anyio.create_task_group() as task_group:
         task_group.start_soon(run)

@@ -8,8 +8,15 @@ provider's own wording for the first rule broken (one module per provider,
 or per family of providers that share the rules).  Otherwise it returns
 which turn of a recorded conversation the request asks for: 1, plus one
 for each turn of the model's since the user's last prompt.
-:func:`check_signatures` is Gemini's one rule that needs the recording: the
-calls of the turn answered come back with their thought signatures.
+The rules that need the recording -- the turn a request answers must come
+back with its reasoning state -- live beside each provider's history rules
+and are called by :mod:`..._checks`: :func:`check_signatures` (Gemini's
+thought signatures), ``_anthropic.anthropic_thinking`` and
+``_bedrock.bedrock_thinking`` (Claude's thinking blocks, :mod:`._thinking`),
+``_responses.responses_reasoning`` (a call's reasoning item) and
+``_servers.chat_server_rules`` (what differs between the servers speaking
+OpenAI Chat: id lengths and shapes, DeepSeek's and Kimi's
+``reasoning_content``).
 """
 
 from __future__ import annotations

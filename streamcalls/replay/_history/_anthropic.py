@@ -4,18 +4,28 @@
 or a list of blocks; every ``tool_use`` block of an assistant message is
 answered by a ``tool_result`` block (its ``tool_use_id``) in the very next
 message, and a ``tool_result`` answers only a ``tool_use`` of the message
-right before it.  The messages name the failing item by its pydantic-style
-path (``messages.2.content.0``), as the API's 400 bodies do.
+right before it; a ``tool_use`` id matches ``^[a-zA-Z0-9_-]+$`` (the API's
+pattern, as its 400 quotes it: RooCodeInc/Roo-Code#10649).  The messages
+name the failing item by its pydantic-style path (``messages.2.content.0``),
+as the API's 400 bodies do.
+
+:func:`anthropic_thinking` is the rule that needs the recording: with
+``thinking`` enabled, the thinking blocks come back first and unchanged
+(:mod:`._thinking`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._rejected import Rejected
+from ._thinking import Message, Shown, check_thinking
 
-__all__ = ("anthropic_turn",)
+__all__ = ("anthropic_thinking", "anthropic_turn", "thinking_enabled")
+
+_TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_-]+")
 
 
 def anthropic_turn(request: Mapping[str, Any]) -> int:
@@ -86,8 +96,48 @@ def _uses(blocks: list[dict[str, Any]], path: str) -> list[str]:
                 raise Rejected(f"{where}.{field}: Field required")
             if not isinstance(block[field], kind):
                 raise Rejected(f"{where}.{field}: Input should be a valid {name}")
+        if not _TOOL_USE_ID.fullmatch(block["id"]):
+            raise Rejected(f"{where}.id: String should match pattern '^[a-zA-Z0-9_-]+$'")
         uses.append(block["id"])
     return uses
+
+
+def thinking_enabled(request: Mapping[str, Any]) -> bool:
+    """Whether a request turns Claude's thinking on (``thinking.type`` ``enabled`` or ``adaptive``)."""
+    thinking = request.get("thinking")
+    return isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
+
+
+def anthropic_thinking(request: Mapping[str, Any], recorded: Sequence[Mapping[str, Any]] | None) -> None:
+    """Refuse (:class:`Rejected`) a thinking-enabled request that drops or changes its thinking blocks.
+
+    ``recorded`` are the content blocks of the turn the request answers, as
+    the model sent them (:func:`..._recorded.anthropic_blocks`).  The history
+    rules have checked the messages' shapes before.
+    """
+    if not thinking_enabled(request):
+        return
+    messages = [
+        Message(
+            message["role"],
+            any(block.get("type") == "tool_result" for block in _listed(message)),
+            [_shown(block) for block in _listed(message)],
+        )
+        for message in request["messages"]
+    ]
+    check_thinking(messages, None if recorded is None else [_shown(block) for block in recorded])
+
+
+def _listed(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    content = message["content"]
+    return [{"type": "text", "text": content}] if isinstance(content, str) else content
+
+
+def _shown(block: Mapping[str, Any]) -> Shown:
+    kind = block.get("type")
+    if kind == "thinking":
+        return Shown(kind, block.get("thinking"), block.get("signature"))
+    return Shown(kind if isinstance(kind, str) else "null")
 
 
 def _unanswered(unanswered: list[str], index: int) -> None:

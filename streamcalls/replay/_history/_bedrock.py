@@ -14,17 +14,26 @@ input is a JSON object (aws/aws-sdk-js-v3#7330 shows the sentence for a
 
 Before that, AWS's JSON reader refuses a message that is not an object
 (``SerializationException``), and its constraint check a role that is not
-``user`` or ``assistant``, in their usual wording.
+``user`` or ``assistant`` and a ``toolUseId`` outside the service model's
+constraints (``ToolUseId``: 1 to 64 characters of ``[a-zA-Z0-9_.:-]+``, in
+botocore's ``bedrock-runtime`` model), in their usual wording.
+
+:func:`bedrock_thinking` is Claude's thinking rule behind Converse (with
+``additionalModelRequestFields.thinking`` enabled): ``reasoningContent``
+blocks are Claude's thinking blocks, and come back first and unchanged
+(:mod:`._thinking`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._rejected import Rejected
+from ._thinking import Message, Shown, check_thinking
 
-__all__ = ("bedrock_turn",)
+__all__ = ("bedrock_thinking", "bedrock_turn", "constraint_errors")
 
 _INVALID = "ValidationException"
 _UNREADABLE = "SerializationException"
@@ -34,6 +43,10 @@ ALTERNATE = (
     "between user and assistant roles and try again."
 )
 NO_TOOL_CONFIG = "The toolConfig field must be defined when using toolUse and toolResult content blocks."
+MODEL_ERRORS = "The model returned the following errors: "
+TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_.:-]+")
+# A Converse content block's member, as Claude's Messages API names the block it becomes.
+_CLAUDE_KINDS = {"text": "text", "toolUse": "tool_use", "toolResult": "tool_result", "image": "image"}
 
 
 def bedrock_turn(request: Mapping[str, Any]) -> int:
@@ -44,6 +57,20 @@ def bedrock_turn(request: Mapping[str, Any]) -> int:
     if not isinstance(messages, list):
         raise _unreadable(messages)
     blocks = [_blocks(message, index) for index, message in enumerate(messages)]
+    errors = [
+        error
+        for index, found in enumerate(blocks)
+        for number, block in enumerate(found)
+        for kind in ("toolUse", "toolResult")
+        if isinstance(block.get(kind), dict)
+        for error in constraint_errors(
+            block[kind].get("toolUseId"),
+            f"messages.{index + 1}.member.content.{number + 1}.member.{kind}.toolUseId",
+            TOOL_USE_ID,
+        )
+    ]
+    if errors:
+        raise _invalid(errors)
     if any("toolUse" in block or "toolResult" in block for found in blocks for block in found):
         if not request.get("toolConfig"):
             raise Rejected(NO_TOOL_CONFIG, kind=_INVALID)
@@ -73,6 +100,61 @@ def bedrock_turn(request: Mapping[str, Any]) -> int:
             turn += 1
             uses = [_use_id(block, "toolUse") for block in found if "toolUse" in block]
     return turn
+
+
+def constraint_errors(value: object, path: str, pattern: re.Pattern[str], longest: int = 64) -> list[str]:
+    """What AWS's constraint check says of a string field (1 to ``longest`` characters of ``pattern``)."""
+    if not isinstance(value, str):
+        return []  # a missing or mistyped id is the JSON reader's, or the pairing rules', to report
+    shown = f"Value '{value}' at '{path}' failed to satisfy constraint: Member must "
+    errors = []
+    if len(value) > longest:
+        errors.append(shown + f"have length less than or equal to {longest}")
+    if not value:
+        errors.append(shown + "have length greater than or equal to 1")
+    if not pattern.fullmatch(value):
+        errors.append(shown + f"satisfy regular expression pattern: {pattern.pattern}")
+    return errors
+
+
+def _invalid(errors: list[str]) -> Rejected:
+    count = f"{len(errors)} validation error{'s' if len(errors) > 1 else ''} detected: "
+    return Rejected(count + "; ".join(errors), kind=_INVALID)
+
+
+def bedrock_thinking(request: Mapping[str, Any], recorded: Sequence[Mapping[str, Any]] | None) -> None:
+    """Refuse (:class:`Rejected`) a thinking-enabled Converse request that drops or changes its reasoning.
+
+    ``recorded`` are the content blocks of the turn the request answers
+    (:func:`..._recorded.bedrock_blocks`).  The history rules have checked
+    the messages' shapes before.
+    """
+    fields = request.get("additionalModelRequestFields")
+    thinking = fields.get("thinking") if isinstance(fields, dict) else None
+    if not isinstance(thinking, dict) or thinking.get("type") not in ("enabled", "adaptive"):
+        return
+    messages = [
+        Message(
+            message["role"],
+            any("toolResult" in block for block in found),
+            [_shown(block) for block in found],
+        )
+        for message in request.get("messages") or ()
+        for found in [[block for block in message.get("content") or () if isinstance(block, dict)]]
+    ]
+    shown = None if recorded is None else [_shown(block) for block in recorded]
+    check_thinking(messages, shown, prefix=MODEL_ERRORS, kind=_INVALID)
+
+
+def _shown(block: Mapping[str, Any]) -> Shown:
+    reasoning = block.get("reasoningContent")
+    if isinstance(reasoning, dict):
+        text = reasoning.get("reasoningText")
+        if isinstance(text, dict):
+            return Shown("thinking", text.get("text"), text.get("signature"))
+        return Shown("redacted_thinking")
+    member = next(iter(block), "null")
+    return Shown(_CLAUDE_KINDS.get(member, member))
 
 
 def _use_id(block: dict[str, Any], kind: str) -> Any:

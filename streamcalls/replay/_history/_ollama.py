@@ -21,7 +21,12 @@ from ._rejected import Rejected, go_kind
 __all__ = ("ollama_turn",)
 
 # A message's fields and the Go types they decode into (api/types.go).
-_FIELDS = (("role", str, "string"), ("content", str, "string"), ("tool_calls", list, "[]api.ToolCall"))
+_FIELDS = (
+    ("role", str, "string"),
+    ("content", str, "string"),
+    ("thinking", str, "string"),
+    ("tool_calls", list, "[]api.ToolCall"),
+)
 
 
 def ollama_turn(request: Mapping[str, Any]) -> int:

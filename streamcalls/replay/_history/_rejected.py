@@ -10,7 +10,11 @@ class Rejected(Exception):
 
     ``param`` and ``code`` are OpenAI's (Gemini shows ``param`` as the field
     of its violation); ``kind`` names the error where the provider names it
-    by type (Bedrock's exception, Gemini's status).
+    by type (Bedrock's exception, Gemini's status); ``shape`` names the error
+    body of a server that speaks another's API in its own (``"kimi"``,
+    ``"mistral"``: see :func:`..._errors.error_response`); ``violations``
+    are Gemini's field violations, ``(field or None, description)``, when
+    there are several; ``status`` the HTTP status when it is not 400.
     """
 
     def __init__(
@@ -20,12 +24,18 @@ class Rejected(Exception):
         param: str | None = None,
         code: str | None = None,
         kind: str | None = None,
+        shape: str | None = None,
+        violations: tuple[tuple[str | None, str], ...] = (),
+        status: int = 400,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.param = param
         self.code = code
         self.kind = kind
+        self.shape = shape
+        self.violations = violations
+        self.status = status
 
 
 def openai_kind(value: object) -> str:

@@ -8,17 +8,25 @@ string) and the caller's ``function_call_output`` items (``call_id``,
 by position: an output needs its call before it, and a call its output.  The
 sentences are the API's own 400 messages (``param: "input"``, no ``code``),
 as its users report them (microsoft/vscode#320060 shows the whole body).
+
+:func:`responses_reasoning` is the rule that needs the recording: a
+reasoning model's ``function_call`` item, sent back by its ``id``, needs the
+``reasoning`` item that came before it in the same output, unless the
+request continues from ``previous_response_id`` (the API then has it):
+"Item 'fc_...' of type 'function_call' was provided without its required
+'reasoning' item: 'rs_...'." (``param: "input"``, ``code: null``;
+continuedev/continue#10018, cline/cline#12242).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._chat import expect_openai
 from ._rejected import Rejected, openai_kind
 
-__all__ = ("responses_turn",)
+__all__ = ("responses_reasoning", "responses_turn")
 
 _OUTPUT_ITEMS = frozenset({"function_call", "reasoning"})  # what the model wrote, besides its messages
 
@@ -70,3 +78,34 @@ def responses_turn(request: Mapping[str, Any]) -> int:
     if calls:
         raise Rejected(f"No tool output found for function call {calls[0]}.", param="input")
     return turn
+
+
+def responses_reasoning(request: Mapping[str, Any], recorded: Sequence[Mapping[str, Any]] | None) -> None:
+    """Refuse (:class:`Rejected`) a request whose recorded ``function_call`` item lost its ``reasoning`` item.
+
+    ``recorded`` are the output items of the turn the request answers
+    (:func:`..._recorded.responses_items`).  The history rules have checked
+    ``input``'s shape before.
+    """
+    items = request.get("input")
+    if recorded is None or request.get("previous_response_id") or not isinstance(items, list):
+        return
+    needs: dict[str, str] = {}  # a recorded function_call item's id -> the reasoning item before it
+    reasoning = None
+    for item in recorded:
+        if item.get("type") == "reasoning":
+            reasoning = item.get("id")
+        elif item.get("type") == "function_call" and isinstance(item.get("id"), str) and reasoning:
+            needs[item["id"]] = reasoning
+    sent: set[str] = set()
+    for item in items:
+        kind, name = item.get("type", "message"), item.get("id")
+        if kind == "reasoning" and isinstance(name, str):
+            sent.add(name)
+        wanted = needs.get(name) if kind == "function_call" and isinstance(name, str) else None
+        if wanted is not None and wanted not in sent:
+            message = (
+                f"Item '{name}' of type 'function_call' was provided without its required 'reasoning' "
+                f"item: '{wanted}'."
+            )
+            raise Rejected(message, param="input")
