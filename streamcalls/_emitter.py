@@ -62,6 +62,7 @@ class Emitter:
         "steady",
         "text",
         "text_end",
+        "text_sink",
     )
 
     def __init__(
@@ -87,6 +88,7 @@ class Emitter:
         self.reasoning_open = False  # a ReasoningStarted awaits its ReasoningCompleted
         self.reasoning_kind: str | None = None  # the open block's kind
         self._noted: list[str | None] | None = None  # the open block's signature, redacted, encrypted
+        self.text_sink: TextSink | None = None  # the text channel, set aside while a block is open
         # The text channel: text detectors replace these two.
         self.text: TextSink = self._plain_text
         self.text_end: Callable[[], None] = _nothing
@@ -140,6 +142,14 @@ class Emitter:
         self.reasoning_open = True
         self.reasoning_kind = kind
         self.out.append(ReasoningStarted(id or None, kind, format or None))
+        # Text ends the block: while it is open, the text sink ends it first (so that
+        # no adapter pays a check per text delta for it).
+        self.text_sink = self.text
+        self.text = self._text_after_reasoning
+
+    def _text_after_reasoning(self, text: str) -> None:
+        self.reasoning_end()
+        self.text(text)
 
     def reasoning_note(
         self, signature: str | None = None, redacted: str | None = None, encrypted: str | None = None
@@ -162,6 +172,11 @@ class Emitter:
             return
         self.reasoning_open = False
         self.reasoning_kind = None
+        sink = self.text_sink
+        if sink is not None:
+            self.text_sink = None
+            if self.text == self._text_after_reasoning:  # (text detectors may have taken over since)
+                self.text = sink
         noted = self._noted
         if noted is None:
             self.out.append(ReasoningCompleted())
@@ -180,6 +195,9 @@ class Emitter:
         out = self.out
         if self.opening and out and type(out[-1]) is StreamStarted:
             out.pop()  # the first record is an error: the stream never started (an error body)
+        elif not self.started:  # an error before any record (found by provider="auto"): no start after it
+            self.started = True
+            self.steady = not self.finished
         self.errored = True
         if self.reasoning_open:
             self.reasoning_end()

@@ -165,8 +165,6 @@ class AnthropicAdapter(Adapter):
             call = self._calls.get(event.index)
             text = delta.partial_json
             if call is not None and text:
-                if self.emit.reasoning_open:  # a thinking block opened over the call: it ends here
-                    self.emit.reasoning_end()
                 if call.status == OPEN:  # feed_arguments' common case, inlined: this runs per fragment
                     rest = self.emit.calls.feed(call, text)
                     if rest >= 0:
@@ -175,15 +173,21 @@ class AnthropicAdapter(Adapter):
                     self.feed_arguments(call, text)
         elif kind == "text_delta":
             if delta.text and self._blocks.get(event.index) != _IGNORED:
-                if self.emit.reasoning_open:  # text is never inside a reasoning block
-                    self.emit.reasoning_end()
-                self.emit.text(delta.text)
+                self.emit.text(delta.text)  # (an open reasoning block ends: see Emitter.text)
         elif kind == "thinking_delta":
             if delta.thinking and self._blocks.get(event.index) == _THINKING:
                 self.emit.reasoning(delta.thinking)
+                self._apart_from_calls()
         elif kind == "signature_delta":
             if delta.signature and self._blocks.get(event.index) == _THINKING:
                 self.emit.reasoning_note(signature=delta.signature)
+                self._apart_from_calls()
+
+    def _apart_from_calls(self) -> None:
+        """A thinking block that opened over a call whose block never stopped ends at once: a
+        call's events never come inside a reasoning block."""
+        if self._calls:
+            self.emit.reasoning_end()
 
     def _block_start(self, event: _Event) -> None:
         block = event.content_block
@@ -209,20 +213,19 @@ class AnthropicAdapter(Adapter):
                 self.emit.reasoning(block.thinking)
             # A complete response's signature, or a server that sends it whole; redacted data.
             self.emit.reasoning_note(signature=block.signature, redacted=block.data)
+            self._apart_from_calls()
         else:
             self._blocks[index] = _IGNORED
 
     def _block_stop(self, index: int) -> None:
+        # A thinking block ends here, or (mangled input) one still open ends before anything else.
+        self.emit.reasoning_end()
         call = self._calls.pop(index, None)
         kind = self._blocks.pop(index, None)
-        if kind != _THINKING:
-            self.emit.reasoning_end()  # a thinking block still open: nothing else may come inside it
         if call is not None:
             self.emit.calls.end(call)
         elif kind == _TEXT:
             self.emit.text_end()
-        elif kind == _THINKING:
-            self.emit.reasoning_end()
 
     def _add_usage(self, usage: _Usage) -> None:
         # message_start holds the input counts; message_delta's output_tokens

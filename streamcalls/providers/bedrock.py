@@ -298,8 +298,6 @@ class BedrockAdapter(Adapter):
         emit = self.emit
         index = event.content_block_index
         if delta.text:
-            if emit.reasoning_open:  # text is never inside a reasoning block
-                self._end_reasoning()
             self._text_blocks.add(index)
             emit.text(delta.text)
         if delta.reasoning_content is not None:
@@ -308,8 +306,6 @@ class BedrockAdapter(Adapter):
         if tool is not None and tool.input:
             call = self._calls.get(index)
             if call is not None:
-                if emit.reasoning_open:
-                    self._end_reasoning()
                 if isinstance(tool.input, str):
                     self.feed_arguments(call, tool.input)
                 else:
@@ -331,6 +327,8 @@ class BedrockAdapter(Adapter):
             emit.reasoning(reasoning.text, emit.reasoning_kind)
         if reasoning.signature or redacted:
             emit.reasoning_note(signature=reasoning.signature, redacted=redacted)
+        if self._calls:  # a call's events never come inside a reasoning block: it ends at once
+            self._end_reasoning()
 
     def _end_reasoning(self) -> None:
         self._reasoning_block = None

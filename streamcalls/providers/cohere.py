@@ -179,13 +179,13 @@ class CohereAdapter(Adapter):
             if isinstance(content, _Content):
                 if content.thinking:
                     emit.reasoning(content.thinking, "thinking")
+                    self._apart_from_calls()
                 if content.text:
-                    if emit.reasoning_open:
-                        emit.reasoning_end()
-                    emit.text(content.text)
+                    emit.text(content.text)  # (an open reasoning block ends: see Emitter.text)
         elif kind == "tool-plan-delta":
             if message is not None and message.tool_plan:
                 emit.reasoning(message.tool_plan, "tool_plan")
+                self._apart_from_calls()
         elif kind == "tool-call-start":
             emit.reasoning_end()
             tool_call = message.tool_calls if message is not None else None
@@ -206,8 +206,6 @@ class CohereAdapter(Adapter):
         # message-start, citations, debug and unknown types are ignored.
 
     def _arguments(self, index: int, arguments: str) -> None:
-        if self.emit.reasoning_open:  # a plan that came back after the calls began: it ends here
-            self.emit.reasoning_end()
         if index not in self._calls:
             message = f"tool-call-delta for index {index}, which has no open call; ignored"
             self.emit.parse_error(message, arguments)
@@ -215,6 +213,12 @@ class CohereAdapter(Adapter):
         call = self._calls[index]
         if call is not None:
             self.feed_arguments(call, arguments)
+
+    def _apart_from_calls(self) -> None:
+        """A plan (or thinking) that came back after the calls began ends at once: a call's
+        events never come inside a reasoning block."""
+        if any(call is not None for call in self._calls.values()):
+            self.emit.reasoning_end()
 
     def _start(self, index: int, tool_call: _ToolCall) -> None:
         calls = self.emit.calls

@@ -305,9 +305,7 @@ class GeminiAdapter(Adapter):
                 emit.reasoning_end()  # a signed thought part ends the run
         else:
             if part.text:
-                if emit.reasoning_open:
-                    emit.reasoning_end()
-                emit.text(part.text)
+                emit.text(part.text)  # (an open reasoning block ends: see Emitter.text)
             if signature:
                 emit.reasoning_end()
                 emit.text_signature(signature)

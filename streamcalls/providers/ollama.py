@@ -102,9 +102,7 @@ class OllamaAdapter(Adapter):
             if message.thinking:
                 emit.reasoning(message.thinking, "thinking")
             if message.content:
-                if emit.reasoning_open:
-                    emit.reasoning_end()
-                emit.text(message.content)
+                emit.text(message.content)  # (an open reasoning block ends: see Emitter.text)
             if message.tool_calls:
                 emit.reasoning_end()
                 calls = emit.calls

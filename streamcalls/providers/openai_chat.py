@@ -232,23 +232,18 @@ class OpenAIChatAdapter(Adapter):
                     else:
                         thinking = delta.reasoning_content
                         if thinking:
-                            emit.reasoning(thinking, "reasoning_content")
+                            self._reasoning(thinking, "reasoning_content")
                         if delta.reasoning and delta.reasoning != thinking:
-                            emit.reasoning(delta.reasoning, "reasoning")
+                            self._reasoning(delta.reasoning, "reasoning")
                     content = delta.content
                     if content:
                         if isinstance(content, str):
-                            if emit.reasoning_open:
-                                self._end_reasoning()
-                            emit.text(content)
+                            emit.text(content)  # (an open reasoning block ends: see Emitter.text)
                         else:
                             self._parts(content)
                     if delta.refusal:
-                        self._end_reasoning()
                         emit.text(delta.refusal)
                     if delta.tool_calls:
-                        if emit.reasoning_open:
-                            self._end_reasoning()
                         for fragment in delta.tool_calls:
                             self._fragment(fragment)
                     if delta.function_call is not None:
@@ -270,16 +265,15 @@ class OpenAIChatAdapter(Adapter):
             kind = part.type
             if kind == "text" or not kind:
                 if part.text:
-                    self._end_reasoning()
                     emit.text(part.text)
             elif kind == "thinking":
                 thinking = part.thinking
                 if isinstance(thinking, str):
-                    emit.reasoning(thinking, "thinking")
+                    self._reasoning(thinking, "thinking")
                 elif thinking:
                     for piece in thinking:
                         if piece.text and piece.type in ("text", ""):
-                            emit.reasoning(piece.text, "thinking")
+                            self._reasoning(piece.text, "thinking")
             # image_url, reference, document_url, ...: no text to read
 
     # -- reasoning -----------------------------------------------------------------
@@ -298,6 +292,18 @@ class OpenAIChatAdapter(Adapter):
                 emit.reasoning(text, kind)
             if detail.signature or detail.data:
                 emit.reasoning_note(signature=detail.signature, encrypted=detail.data)
+            self._apart_from_calls()
+
+    def _reasoning(self, text: str, kind: str) -> None:
+        self.emit.reasoning(text, kind)
+        self._apart_from_calls()
+
+    def _apart_from_calls(self) -> None:
+        """Reasoning that came while a call is open (between its fragments) is a block of its own,
+        ended at once: a call's events never come inside a reasoning block."""
+        current = self._current
+        if current is not None and current.status == OPEN:
+            self._end_reasoning()
 
     def _end_reasoning(self) -> None:
         self._detail = None
@@ -348,6 +354,8 @@ class OpenAIChatAdapter(Adapter):
 
     def _new_call(self, call_id: str | None, name: str | None, index: int | None) -> Call | None:
         calls = self.emit.calls
+        if self.emit.reasoning_open:  # the reasoning before the calls ends where they begin
+            self._end_reasoning()
         current = self._current
         if current is not None and current.status == OPEN:
             calls.end(current)  # OpenAI streams calls one after another

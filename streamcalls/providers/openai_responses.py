@@ -200,13 +200,13 @@ class OpenAIResponsesAdapter(Adapter):
                 self._arguments_delta(event, event.delta)
         elif kind in _TEXT_EVENTS:
             if isinstance(event.delta, str) and event.delta:
-                if emit.reasoning_open:
-                    emit.reasoning_end()
-                emit.text(event.delta)
+                emit.text(event.delta)  # (an open reasoning block ends: see Emitter.text)
         elif kind in _REASONING_EVENTS:
             kind = _REASONING_EVENTS[kind]
             index = event.summary_index if kind == "summary_text" else event.content_index
             self._reasoning.part(event.item_id, kind, index, event.delta)
+            if emit.calls.has_open:  # a call's events never come inside a reasoning block
+                self._reasoning.end()
         elif kind == "response.output_item.added":
             self._item_added(event)
         elif kind == "response.function_call_arguments.done":
@@ -266,8 +266,6 @@ class OpenAIResponsesAdapter(Adapter):
         return parts
 
     def _arguments_delta(self, event: _Event, delta: str) -> None:
-        if self.emit.reasoning_open:  # a reasoning item's parts never hold a call's arguments
-            self._reasoning.end()
         call = self._find(event.item_id, event.output_index)
         if call is not None:
             self.feed_arguments(call, delta)
