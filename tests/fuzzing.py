@@ -18,7 +18,9 @@ An input is a header of four bytes or more, and a stream:
 must give, however hostile: no exception from ``feed``/``close``, the call
 event protocol (see ``support.check_protocol``), an idempotent ``close``,
 ``feed`` after ``close`` raising ``UsageError``, the same events (up to
-how deltas are split) as feeding the stream whole, and -- for whatever text
+how deltas are split) as feeding the stream whole, the same accumulated
+turn, which ``encode_turn`` writes back for its own provider and another
+without an exception, and -- for whatever text
 reached the text channel, under any provider -- rule 8: no character of it
 lost, the reasoning the channel gave counted as kept
 (see ``conservation.check_conservation``).  The chunked run also has
@@ -30,8 +32,11 @@ with atheris; ``tests/test_fuzz.py`` with hypothesis and the regression inputs.
 
 from __future__ import annotations
 
+from typing import cast
+
 import streamcalls
 from streamcalls import Limits, ReasoningDelta, StreamParser, ToolCallStarted, UsageError
+from streamcalls.codec import CodecProviderName
 from tests.conservation import check_conservation
 from tests.partial_rules import check_patches, without_patches
 from tests.support import DATA, check_protocol, corpus, counter_ids, normalize
@@ -196,6 +201,11 @@ def fuzz_one(data: bytes) -> None:
         )
     whole, _ = run(stream, max(1, len(stream)), provider, **options)
     assert normalize(without_patches(chunked)) == normalize(whole), "chunking changed the events"
+    turn = streamcalls.accumulate(chunked)
+    assert turn == streamcalls.accumulate(whole), "chunking changed the turn"
+    target = cast(CodecProviderName, turn.provider or "openai")
+    streamcalls.encode_turn(turn, target, [])  # any turn can be written back, for its own provider
+    streamcalls.encode_turn(turn, "anthropic" if target != "anthropic" else "mistral", [])  # and another
 
 
 def seeds() -> list[bytes]:

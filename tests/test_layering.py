@@ -43,6 +43,8 @@ LAYERS = (
             "_lenient.py",
             "_models.py",
             "_tooldefs.py",
+            "_found.py",
+            "_turn.py",
         ),
         io=False,
     ),
