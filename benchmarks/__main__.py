@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import live, report, textformats
+from . import live, report, textformats, turns
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -91,7 +91,9 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         group_start = time.perf_counter()
         streams = make()
         _log(f"{title}: {', '.join(s.key for s in streams)}")
-        results += measure_group(streams, CONTENDERS + textformats.FORMAT_CONTENDERS, settings, _log)
+        results += measure_group(
+            streams, CONTENDERS + textformats.FORMAT_CONTENDERS + turns.CONTENDERS, settings, _log
+        )
         _log(f"  {time.perf_counter() - group_start:.1f} s")
         del streams
     _log("memory (tracemalloc)")
@@ -105,6 +107,10 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
     long_run = endurance(total=(64 if quick else 1024) << 20)
     _log("load: concurrent streams through the async layer, real sockets")
     loaded = load(streams=1000 if quick else 10_000)
+    _log("turns: encode_turn of one call, 10 KB to 1 MB")
+    encoding = turns.measure_encoding(
+        turns.ENCODE_SIZES[:2] if quick else turns.ENCODE_SIZES, runs=5 if quick else 15
+    )
     _log("tool arguments: Tool.from_function's check against pydantic's")
     validation = measure_validation(rounds=5 if quick else 15)
     elapsed = time.perf_counter() - started
@@ -114,6 +120,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         + validation_targets(validation)
         + live.targets(results)
         + textformats.targets(results)
+        + turns.targets(results, encoding)
     )
     sections = [
         ("Targets", report.markdown_targets(checks)),
@@ -121,6 +128,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         ("Scaling from 10 KB to 100 KB arguments", report.markdown_scaling(results)),
         ("Live arguments: a partial value after every delta", live.markdown_live(results)),
         ("Open-weight text formats, and prose under every detector", textformats.markdown_formats(results)),
+        ("Turns: accumulating one, and writing it back", turns.markdown_turns(results, encoding)),
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
         ("Endurance and load", _endurance_and_load(long_run, loaded)),
@@ -153,6 +161,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         "endurance": long_run,
         "load": loaded,
         "validation": validation,
+        "turn_encoding": encoding,
     }
     name = "quick" if quick else "latest"
     report.write_json(out_dir / f"{name}.json", payload)

@@ -3,15 +3,22 @@
 ``python -m benchmarks --formats`` runs only these rows.
 
 - ``text-harmony``, ``text-kimi``, ``text-pythonic``, ``text-qwen3_coder``, ``text-glm``,
-  ``text-minimax``: a plain text stream (4-byte reads) of a short paragraph, then a call with
+  ``text-minimax``, ``text-dsml``, ``text-think``: a plain text stream (4-byte reads) of a short
+  paragraph, then a call with
   about 4 KB of typed arguments (``streams.make_arguments``: strings, an int, a bool, null,
   arrays of objects), written as the format's chat template (or renderer) writes it, over and
   over, at 100 KB and 1 MB.  The parser gets the tools' schemas, so the calls must come out
-  typed exactly as generated (the XML formats' values by the schemas, the others by their
-  own literals).  Linear: the 1 MB stream may cost at most 11x the 100 KB one.
+  typed exactly as generated (the XML formats' values by the schemas, DSML's by its
+  ``string`` attribute, the others by their own literals).  ``text-think`` is reasoning
+  between ``<think>`` tags (the paragraph again, holding a quoted call that must stay
+  reasoning) before each Hermes call, read by ``think`` and ``hermes``.  Linear: the 1 MB
+  stream may cost at most 11x the 100 KB one.
 - ``text-prose``: 1 MB of markdown prose (code blocks with ``<``, ``[``, ``{``, strikethrough
   ``~~``) and no call, in 4-byte and 64 KiB reads: the default detectors against every
-  registered detector on.  Target: every detector costs at most 1.3x the default.
+  registered detector on (but ``think_prompted``, which reads a whole text as reasoning and
+  searches nothing).  Target: every detector costs at most 1.3x the default, and the search
+  does not grow with the number of formats (one scan per first character, literal triggers
+  folded by prefix).
 """
 
 from __future__ import annotations
@@ -38,7 +45,9 @@ __all__ = (
     "targets",
 )
 
-FORMATS = ("harmony", "kimi", "pythonic", "qwen3_coder", "glm", "minimax")
+FORMATS = ("harmony", "kimi", "pythonic", "qwen3_coder", "glm", "minimax", "dsml", "think")
+# The detectors a format's own rows run (its name, unless it needs a call format beside it).
+OWN_DETECT = {"think": ("think", "hermes")}
 SIZES = (100_000, 1_000_000)
 PROSE_READS = (4, 64 << 10)
 _PARAMETERS = {
@@ -63,7 +72,8 @@ def _value(value: Any) -> str:
 
 def render(fmt: str, name: str, args: dict[str, Any], number: int = 0) -> str:
     """A call as the format's chat template or renderer writes it (gpt-oss's Harmony, Kimi K2,
-    Llama 3.2, Qwen3-Coder, GLM-4.6, MiniMax-M2); ``number`` is the call's index, for Kimi's id."""
+    Llama 3.2, Qwen3-Coder, GLM-4.6, MiniMax-M2, DeepSeek-V3.2's DSML, Qwen3's reasoning then a
+    Hermes call); ``number`` is the call's index, for Kimi's id."""
     if fmt == "harmony":
         return (
             "<|start|>assistant<|channel|>analysis<|message|>The user wants this done.<|end|>"
@@ -86,6 +96,16 @@ def render(fmt: str, name: str, args: dict[str, Any], number: int = 0) -> str:
             f"<arg_key>{k}</arg_key>\n<arg_value>{_value(v)}</arg_value>\n" for k, v in args.items()
         )
         return f"<tool_call>{name}\n{params}</tool_call>"
+    if fmt == "dsml":
+        params = "".join(
+            f'<｜DSML｜parameter name="{k}" string="{str(isinstance(v, str)).lower()}">{_value(v)}</｜DSML｜parameter>\n'
+            for k, v in args.items()
+        )
+        return f'<｜DSML｜function_calls>\n<｜DSML｜invoke name="{name}">\n{params}</｜DSML｜invoke>\n</｜DSML｜function_calls>'
+    if fmt == "think":
+        call = json.dumps({"name": name, "arguments": args}, ensure_ascii=False)
+        quoted = '<tool_call>{"name": "not_a_call", "arguments": {}}</tool_call>'
+        return f"<think>\nThe user wants this done; {quoted} would be wrong here.\n</think>\n\n<tool_call>\n{call}\n</tool_call>"
     params = "".join(f'<parameter name="{k}">{_value(v)}</parameter>\n' for k, v in args.items())
     return f'<minimax:tool_call>\n<invoke name="{name}">\n{params}</invoke>\n</minimax:tool_call>'
 
@@ -143,7 +163,15 @@ def _parse(stream: Stream, detect: tuple[str, ...] | None) -> Run:
 
 
 _WIRES = frozenset(f"text-{fmt}" for fmt in FORMATS)
-_EVERY = tuple(DETECTORS)
+
+
+def _own(fmt: str) -> tuple[str, ...]:
+    return OWN_DETECT.get(fmt, (fmt,))
+
+
+# Every registered detector, but think_prompted, which reads a whole text as reasoning up to
+# its closing tag (it makes no search at all).
+_EVERY = tuple(name for name, kind in DETECTORS.items() if not kind.opens_text)
 
 FORMAT_CONTENDERS: tuple[Contender, ...] = (
     Contender(
@@ -151,7 +179,7 @@ FORMAT_CONTENDERS: tuple[Contender, ...] = (
         "streamcalls, the format's detector",
         "bytes in: detect=(the format,), tools= the schemas (values typed)",
         _WIRES,
-        lambda s: _parse(s, (s.wire.removeprefix("text-"),)),
+        lambda s: _parse(s, _own(s.wire.removeprefix("text-"))),
         baseline="formats-own",
     ),
     Contender(

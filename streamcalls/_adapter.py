@@ -18,7 +18,7 @@ from ._call import COMPLETED, OPEN, Call
 from ._emitter import Emitter
 from ._lenient import convert_leniently
 
-__all__ = ("JSON_BLANKS", "Adapter", "as_mapping")
+__all__ = ("JSON_BLANKS", "Adapter", "Head", "as_mapping", "head_of")
 
 T = TypeVar("T")
 
@@ -69,9 +69,13 @@ class Adapter:
 
     def on_record(self, name: str | None, data: bytes) -> None:
         emit = self.emit
-        if emit.finished:
-            emit.after_end(data)
-            return
+        if not emit.steady:  # one check per record for both: the first record, and input after the end
+            if emit.finished:
+                emit.after_end(data)
+                return
+            if not emit.started:
+                self._first_record(name, data)
+                return
         try:
             view = self._decode(data)
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
@@ -82,14 +86,41 @@ class Adapter:
                 return
         self.handle(view, name)
 
+    def _first_record(self, name: str | None, data: bytes) -> None:
+        emit = self.emit
+        try:
+            view = self._decode(data)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            view = self._decode_slowly(self._decoder, data, self.what)
+            if view is None:
+                return
+        self.begin(view, data)
+        self.handle(view, name)
+        emit.opening = False
+
     def on_object(self, obj: Any) -> None:
         emit = self.emit
         if emit.finished:
             emit.after_end(repr(obj)[:200])
             return
-        view = self.convert_view(self.plain(obj), self.view, self.what)
+        plain = self.plain(obj)
+        view = self.convert_view(plain, self.view, self.what)
         if view is not None:
+            if not emit.started:
+                self.begin(view, plain)
+                self.handle(view, None)
+                emit.opening = False
+                return
             self.handle(view, None)
+
+    def begin(self, view: Any, raw: Any) -> None:
+        """The stream's first record (``raw``: its bytes, or the plain object): report the
+        stream's start, with the model and response id the record names (see ``head``)."""
+        self.emit.start(self.name, *self.head(view, raw))
+
+    def head(self, view: Any, raw: Any) -> tuple[object, object]:
+        """The model and the response id a first record names (None where it names none)."""
+        return None, None
 
     # -- decoding: the slow path, taken when the typed decode failed ----------------
 
@@ -193,6 +224,31 @@ class Adapter:
     def close(self) -> None:
         """End of input; report truncation if the provider's end marker never came."""
         self.emit.end_of_input(None)
+
+
+class Head(msgspec.Struct, gc=False):
+    """The model and id a first record names, for views that leave them out (they cost a decode
+    per record): read once, from the first record only (see :func:`head_of`)."""
+
+    model: Any = None
+    id: Any = None
+
+
+def head_of(
+    raw: Any, decoder: msgspec.json.Decoder[Any], model: str, response_id: str
+) -> tuple[object, object]:
+    """The ``model`` and ``response_id`` fields (by their JSON names) of a first record: its bytes
+    decoded with ``decoder`` (into a struct with ``model`` and ``id`` attributes, such as
+    :class:`Head`), or the plain object read."""
+    if isinstance(raw, bytes):
+        try:
+            head = decoder.decode(raw)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            return None, None
+        return head.model, head.id
+    if isinstance(raw, Mapping):
+        return raw.get(model), raw.get(response_id)
+    return None, None
 
 
 def as_mapping(obj: Any) -> Any:

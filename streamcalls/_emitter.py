@@ -1,9 +1,11 @@
-"""What provider adapters write into: events, calls, text, and the stream's end.
+"""What provider adapters write into: events, calls, text, reasoning, and the stream's end.
 
-The rules that hold for every provider live here, once: a provider error
-fails the calls it interrupts; the end of the stream is reported exactly
-once, after every call has ended; a normal stop after calls reads
-``"tool_calls"``; input after the end is reported, not processed.
+The rules that hold for every provider live here, once: the stream's start
+is reported once, first; a reasoning block is opened before its text and
+closed exactly once (at the latest by the stream's end or an error); a
+provider error fails the calls it interrupts; the end of the stream is
+reported exactly once, after every call has ended; a normal stop after calls
+reads ``"tool_calls"``; input after the end is reported, not processed.
 """
 
 from __future__ import annotations
@@ -16,9 +18,13 @@ from ._events import (
     Event,
     ParseError,
     ProviderError,
+    ReasoningCompleted,
     ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
+    StreamStarted,
     TextDelta,
+    TextSignature,
     Usage,
 )
 from ._limits import Limits
@@ -41,16 +47,23 @@ def preview(raw: bytes | bytearray, limit: int = 200) -> str:
 class Emitter:
     __slots__ = (
         "_after_end_reported",
+        "_noted",
         "calls",
         "errored",
         "finished",
         "limits",
         "on_model",
         "on_provider",
+        "opening",
         "out",
+        "reasoning_kind",
+        "reasoning_open",
         "report_invalid_utf8",
+        "started",
+        "steady",
         "text",
         "text_end",
+        "text_sink",
         "texts",
     )
 
@@ -71,6 +84,13 @@ class Emitter:
         self.errored = False
         self.report_invalid_utf8 = report_invalid_utf8
         self._after_end_reported = False
+        self.started = False  # StreamStarted was reported
+        self.steady = False  # started and not finished: an adapter's records need no special care
+        self.opening = False  # the first record is being read
+        self.reasoning_open = False  # a ReasoningStarted awaits its ReasoningCompleted
+        self.reasoning_kind: str | None = None  # the open block's kind
+        self._noted: list[str | None] | None = None  # the open block's signature, redacted, encrypted
+        self.text_sink: TextSink | None = None  # the text channel, set aside while a block is open
         # The text channel: text detectors replace these two.
         self.text: TextSink = self._plain_text
         self.texts = 0  # pieces of text given to the channel, once counted (count_texts)
@@ -107,8 +127,83 @@ class Emitter:
         if hook is not None:
             hook(name)
 
-    def reasoning(self, text: str) -> None:
+    def start(self, provider: str, model: object = None, response_id: object = None) -> None:
+        """The stream's first record: report whose stream it is, once."""
+        if not self.started:
+            self.started = True
+            self.steady = not self.finished
+            self.opening = True
+            named = model if isinstance(model, str) and model else None
+            identified = response_id if isinstance(response_id, str) and response_id else None
+            self.out.append(StreamStarted(provider, named, identified))
+
+    def reasoning(self, text: str, kind: str | None = None) -> None:
+        """Reasoning text: in the open block, or in a new one (of ``kind``) if none is open or
+        the open one is of another kind."""
+        if not self.reasoning_open:
+            self.reasoning_start(kind=kind)
+        elif kind is not None and kind != self.reasoning_kind:
+            self.reasoning_end()
+            self.reasoning_start(kind=kind)
         self.out.append(ReasoningDelta(text))
+
+    def reasoning_start(
+        self, id: str | None = None, kind: str | None = None, format: str | None = None
+    ) -> None:
+        """A reasoning block begins (the open one, if any, ends first)."""
+        if self.reasoning_open:
+            self.reasoning_end()
+        self.reasoning_open = True
+        self.reasoning_kind = kind
+        self.out.append(ReasoningStarted(id or None, kind, format or None))
+        # Text ends the block: while it is open, the text sink ends it first (so that
+        # no adapter pays a check per text delta for it).
+        self.text_sink = self.text
+        self.text = self._text_after_reasoning
+
+    def _text_after_reasoning(self, text: str) -> None:
+        self.reasoning_end()
+        self.text(text)
+
+    def reasoning_note(
+        self, signature: str | None = None, redacted: str | None = None, encrypted: str | None = None
+    ) -> None:
+        """What the open block's end will carry, as it arrives (pieces are joined); with no block
+        open, a block opens for it."""
+        if not self.reasoning_open:
+            self.reasoning_start()
+        noted = self._noted
+        if noted is None:
+            noted = self._noted = [None, None, None]
+        for slot, piece in enumerate((signature, redacted, encrypted)):
+            if piece:
+                before = noted[slot]
+                noted[slot] = piece if before is None else before + piece
+
+    def reasoning_end(self) -> None:
+        """The open reasoning block ends, with what was noted for it (nothing if none is open)."""
+        if not self.reasoning_open:
+            return
+        self.reasoning_open = False
+        self.reasoning_kind = None
+        sink = self.text_sink
+        if sink is not None:
+            self.text_sink = None
+            if self.text == self._text_after_reasoning:  # (text detectors may have taken over since)
+                self.text = sink
+        noted = self._noted
+        if noted is None:
+            self.out.append(ReasoningCompleted())
+        else:
+            self._noted = None
+            self.out.append(ReasoningCompleted(*noted))
+
+    def text_signature(self, signature: str) -> None:
+        """A signature on the text so far (Gemini): the text held back is let out first."""
+        if self.reasoning_open:
+            self.reasoning_end()
+        self.text_end()
+        self.out.append(TextSignature(signature))
 
     def provider_error(
         self,
@@ -118,7 +213,15 @@ class Emitter:
         retry_after: float | None = None,
     ) -> None:
         """The provider reported an error: open calls fail.  Without ``status``, the one documented for ``code``."""
+        out = self.out
+        if self.opening and out and type(out[-1]) is StreamStarted:
+            out.pop()  # the first record is an error: the stream never started (an error body)
+        elif not self.started:  # an error before any record (found by provider="auto"): no start after it
+            self.started = True
+            self.steady = not self.finished
         self.errored = True
+        if self.reasoning_open:
+            self.reasoning_end()
         self.text_end()
         self.calls.fail_open(f"interrupted by a provider error: {message}")
         if status is None:
@@ -133,6 +236,8 @@ class Emitter:
         """The provider's end marker: end open calls and report the end, once."""
         if self.finished:
             return
+        if self.reasoning_open:
+            self.reasoning_end()
         self.text_end()
         calls = self.calls
         if calls.has_open:
@@ -142,12 +247,15 @@ class Emitter:
         elif reason == "stop" and calls.completed:
             reason = "tool_calls"
         self.finished = True
+        self.steady = False
         self.out.append(StreamFinished(reason, usage, provider_reason))
 
     def end_of_input(self, truncated: str | None) -> None:
         """No more bytes.  ``truncated`` says what end marker never came, if one is missing."""
         if self.finished:
             return
+        if self.reasoning_open:
+            self.reasoning_end()
         self.text_end()
         if self.calls.has_open:
             self.calls.fail_open("stream ended before the call completed")

@@ -16,9 +16,13 @@ __all__ = (
     "Event",
     "ParseError",
     "ProviderError",
+    "ReasoningCompleted",
     "ReasoningDelta",
+    "ReasoningStarted",
     "StreamFinished",
+    "StreamStarted",
     "TextDelta",
+    "TextSignature",
     "ToolCall",
     "ToolCallCompleted",
     "ToolCallDelta",
@@ -103,15 +107,78 @@ class TextDelta(msgspec.Struct, frozen=True, tag="text_delta", tag_field="type")
 class ReasoningDelta(msgspec.Struct, frozen=True, tag="reasoning_delta", tag_field="type"):
     """A piece of reasoning/thinking content, for providers that stream it.
 
-    Anthropic ``thinking``, ``reasoning_content`` / ``reasoning`` of
-    OpenAI-compatible servers, Responses reasoning summaries, Gemini
-    ``thought`` parts, Ollama ``thinking``, Bedrock ``reasoningContent``,
-    Cohere's ``tool_plan``.  Never mixed into :class:`TextDelta`, and never
-    searched for calls.
+    Anthropic ``thinking``, ``reasoning_content`` / ``reasoning`` /
+    ``reasoning_details`` of OpenAI-compatible servers, Responses reasoning
+    summaries, Gemini ``thought`` parts, Ollama ``thinking``, Bedrock
+    ``reasoningContent``, Cohere's ``tool_plan``.  Never mixed into
+    :class:`TextDelta`, and never searched for calls.
+
+    From a provider's stream it comes inside a block: after a
+    :class:`ReasoningStarted` and before its :class:`ReasoningCompleted`.
+    A text detector (Harmony's ``analysis`` channel) emits it bare: a run of
+    bare reasoning deltas is one block, ended by the next other event.
     """
 
     text: str
     """The reasoning text."""
+
+
+class ReasoningStarted(
+    msgspec.Struct, frozen=True, omit_defaults=True, tag="reasoning_started", tag_field="type"
+):
+    """A block of reasoning begins: one Anthropic ``thinking`` or ``redacted_thinking`` block, one
+    summary part of a Responses ``reasoning`` item, one Bedrock ``reasoningContent`` block, a run
+    of Gemini ``thought`` parts, a run of ``reasoning_content`` deltas, ...
+
+    Comes before the block's :class:`ReasoningDelta` events (a block may have none: a redacted
+    one, or a Responses item without a summary), and is followed by exactly one
+    :class:`ReasoningCompleted`, with nothing else in between but a :class:`ParseError` (reported
+    where the bad bytes are); blocks never nest or overlap.  What it carries is what a writer
+    needs before the block's text: which item it belongs to, and what the provider called it.
+    """
+
+    id: str | None = None
+    """The provider's id for the reasoning: a Responses ``reasoning`` item's ``id`` (``"rs_..."``,
+    the same on each block of one item), an OpenRouter ``reasoning_details`` entry's ``id``."""
+    kind: str | None = None
+    """What the provider called it, the field or part type it came in: ``"thinking"``,
+    ``"redacted_thinking"``, ``"summary_text"``, ``"reasoning_text"``, ``"reasoning_content"``,
+    ``"reasoning"``, ``"reasoning.text"``, ``"reasoning.summary"``, ``"reasoning.encrypted"``,
+    ``"reasoningText"``, ``"redactedContent"``, ``"thought"``, ``"tool_plan"``, ..."""
+    format: str | None = None
+    """The format a server names for it (OpenRouter's ``reasoning_details`` ``format``, such as
+    ``"anthropic-claude-v1"``)."""
+
+
+class ReasoningCompleted(
+    msgspec.Struct, frozen=True, omit_defaults=True, tag="reasoning_completed", tag_field="type"
+):
+    """The reasoning block opened by the last :class:`ReasoningStarted` ended.
+
+    It carries what the provider sends at a block's end, which the provider requires back,
+    unchanged, in the next request's history (see :func:`~streamcalls.encode_turn`): Anthropic's
+    ``signature`` (its ``signature_delta``), Bedrock's ``signature`` and ``redactedContent``, a
+    Responses item's ``encrypted_content`` (on the item's last block), Gemini's
+    ``thoughtSignature``, an OpenRouter ``reasoning_details`` signature or encrypted ``data``.
+    """
+
+    signature: str | None = None
+    """The signature that verifies the block's text (Anthropic, Bedrock, Gemini, OpenRouter)."""
+    redacted: str | None = None
+    """Reasoning the provider sent encrypted in place of text: Anthropic's ``redacted_thinking``
+    ``data``, Bedrock's ``redactedContent`` (base64)."""
+    encrypted: str | None = None
+    """A Responses ``reasoning`` item's ``encrypted_content``, an OpenRouter ``reasoning.encrypted``
+    entry's ``data``."""
+
+
+class TextSignature(msgspec.Struct, frozen=True, tag="text_signature", tag_field="type"):
+    """Gemini signed the text before it: a ``thoughtSignature`` on a text part (often an empty
+    part at the end of the turn).  The text since the last signature, the last call or the last
+    reasoning block is one part, which goes back to Gemini with this signature."""
+
+    signature: str
+    """The opaque ``thoughtSignature``."""
 
 
 class ToolCallStarted(msgspec.Struct, frozen=True, tag="tool_call_started", tag_field="type"):
@@ -217,6 +284,24 @@ class ToolCallFailed(msgspec.Struct, frozen=True, tag="tool_call_failed", tag_fi
     """Why, in words; it names the limit when one broke."""
 
 
+class StreamStarted(msgspec.Struct, frozen=True, omit_defaults=True, tag="stream_started", tag_field="type"):
+    """A provider's stream began: whose it is, and the model and response id where it names them.
+
+    Comes once, first, from the first record of a provider's stream (before it only framing
+    errors may come); a complete response read whole gives it too.  Not for
+    ``provider="text"`` streams, nor for a stream or body that opens with an error.
+    """
+
+    provider: str
+    """The stream's wire format, by its canonical name (``"openai"`` for every OpenAI-compatible
+    server, ``"anthropic"``, ``"openai-responses"``, ...)."""
+    model: str | None = None
+    """The model the stream names (``model``, Gemini's ``modelVersion``), if it names one."""
+    response_id: str | None = None
+    """The response's id (``chatcmpl-...``, ``msg_...``, ``resp_...``, Gemini's ``responseId``,
+    Cohere's message id), if the stream sends one."""
+
+
 class StreamFinished(msgspec.Struct, frozen=True, tag="stream_finished", tag_field="type"):
     """The stream ended.
 
@@ -295,6 +380,10 @@ class ParseError(msgspec.Struct, frozen=True, tag="parse_error", tag_field="type
 Event = (
     TextDelta
     | ReasoningDelta
+    | ReasoningStarted
+    | ReasoningCompleted
+    | TextSignature
+    | StreamStarted
     | ToolCallStarted
     | ToolCallDelta
     | ToolCallPatch

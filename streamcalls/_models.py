@@ -8,7 +8,12 @@ the name, ignoring case, gives the family's detectors.  A
 :class:`~streamcalls.StreamParser` adds them to its default detectors; an
 unknown name adds none.  The order matters where names overlap: a Hermes
 fine-tune of Llama writes Hermes calls, DeepSeek's distilled Qwen models
-write DeepSeek's tokens, Qwen3-Coder is not Qwen3.
+write DeepSeek's tokens, DeepSeek-V3.2 is not V3, Qwen3-Coder is not Qwen3.
+
+A family whose models write their reasoning into the text between tags gets
+``think`` too (reasoning opened by its tag; never ``think_prompted``, which
+would turn a whole answer into reasoning when a server had already taken the
+reasoning out).
 """
 
 from __future__ import annotations
@@ -22,15 +27,22 @@ _SEP = r"[-_ .]?"  # "Llama-3.2", "llama3.2", "Kimi_K2", "minimax m2"
 
 MODEL_FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("hermes", ("hermes",)),  # NousResearch/Hermes-3-Llama-3.1-8B, hermes3:8b
-    (rf"deepseek{_SEP}(?:v3|r1)", ("deepseek",)),  # also the R1 distills of Qwen and Llama
+    # DeepSeek-V3.2 and V4 write DSML; V3, V3.1 and R1 (and R1's distills of Qwen and Llama)
+    # their older tokens -- so V3.2 and V4 come first.
+    (rf"deepseek{_SEP}v(?:3\.[2-9]|[4-9])", ("dsml",)),  # DeepSeek-V3.2, -V3.2-Exp, -V4
+    (rf"deepseek{_SEP}r1", ("deepseek", "think")),
+    (rf"deepseek{_SEP}v3", ("deepseek",)),
     (r"gpt-oss", ("harmony",)),
+    # Qwen3-Coder and Qwen3.5 before Qwen3; Step-3.5 and MiMo-V2 write Qwen3-Coder's markup.
     (rf"qwen3{_SEP}coder|qwen3\.[5-9]", ("qwen3_coder",)),  # Qwen3-Coder, Qwen3.5
-    (r"qwen(?:2|3)|qwq", ("hermes",)),  # Qwen2.5, Qwen3, QwQ
-    (rf"glm{_SEP}(?:4\.[5-9]|[5-9](?![0-9]))", ("glm",)),  # GLM-4.5, 4.6, 4.7 and later
-    (rf"kimi{_SEP}k2", ("kimi",)),
+    (rf"step{_SEP}3\.5|mimo{_SEP}v2", ("qwen3_coder",)),  # Step-3.5-Flash, MiMo-V2-Flash
+    (r"qwen(?:2|3)|qwq", ("hermes", "think")),  # Qwen2.5, Qwen3, QwQ
+    (rf"ernie{_SEP}4\.5", ("hermes", "think")),  # ERNIE-4.5: <tool_call> after </think>
+    (rf"glm{_SEP}(?:4\.[5-9]|[5-9](?![0-9]))", ("glm", "think")),  # GLM-4.5, 4.6, 4.7 and later
+    (rf"kimi{_SEP}k2", ("kimi", "think")),
     (rf"llama{_SEP}3\.[23]", ("llama", "pythonic")),
-    (rf"llama{_SEP}4", ("pythonic",)),
-    (rf"minimax{_SEP}m2", ("minimax",)),
+    (rf"llama{_SEP}4", ("llama", "pythonic")),  # Llama 4: a JSON mode and the pythonic one
+    (rf"minimax{_SEP}m2", ("minimax", "think")),
     (r"mistral|magistral|devstral", ("mistral",)),
 )
 """(pattern, detector names) pairs, tried in order; the first whose pattern is found wins."""

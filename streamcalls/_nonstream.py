@@ -8,8 +8,10 @@ What :class:`~.framing._document.DocumentFramer` hands on is one of:
 - a complete response -- the caller forgot ``stream: true`` -- of any
   provider.  The readers :func:`~streamcalls.extract` uses
   (:mod:`._readers`) take it apart; its text goes through the text channel
-  (so the text detectors see it), its reasoning out as reasoning, each call
-  as ``ToolCallStarted``, one ``ToolCallDelta`` and ``ToolCallCompleted``.
+  (so the text detectors see it), each block of its reasoning as a
+  reasoning block (with its signature, redacted or encrypted content, id),
+  each call as ``ToolCallStarted``, one ``ToolCallDelta`` and
+  ``ToolCallCompleted``, all after the ``StreamStarted`` naming its model and id.
   Its finish reason and usage then go to the provider's own adapter as the
   last event of its stream would bring them (an Anthropic ``message_delta``
   and ``message_stop``, a Responses ``response.completed``, ...), so the
@@ -31,7 +33,8 @@ import msgspec
 from ._adapter import Adapter
 from ._emitter import Emitter
 from ._errors import UsageError
-from ._readers import BREAK, CALL, READERS, REASONING, TEXT, Found, Native, detect_provider
+from ._found import BREAK, CALL, REASONING, SIGNATURE, TEXT, Found, Native
+from ._readers import READERS, detect_provider
 from .framing._error_bodies import error_in
 from .providers import ADAPTERS
 
@@ -139,6 +142,8 @@ def read_document(
         return None
     if adapter is None or adapter.name != provider:
         adapter = ADAPTERS[provider](emit)
+    emit.start(provider, found.model, found.response_id)
+    emit.opening = False  # a response that failed is still a response
     _report(emit, found)
     for event in _ENDS[provider](found, obj):
         adapter.on_object(event)
@@ -152,7 +157,13 @@ def _report(emit: Emitter, found: Found) -> None:
         if kind == TEXT:
             emit.text(value)
         elif kind == REASONING:
-            emit.reasoning(value)
+            emit.reasoning_start(value.id, value.kind, value.format)
+            if value.text:
+                emit.reasoning(value.text, value.kind)
+            emit.reasoning_note(value.signature, value.redacted, value.encrypted)
+            emit.reasoning_end()
+        elif kind == SIGNATURE:
+            emit.text_signature(value)
         elif kind == BREAK:
             emit.text_end()
         elif kind == CALL:

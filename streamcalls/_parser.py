@@ -11,7 +11,7 @@ from ._arguments import IdFactory
 from ._detect import AutoDetector
 from ._emitter import Emitter
 from ._errors import MalformedStreamError, ProviderFailure, UsageError
-from ._events import Event, ParseError, ProviderError
+from ._events import Event, ParseError, ProviderError, StreamStarted
 from ._limits import Limits
 from ._names import ProviderName
 from ._nonstream import DocumentReader
@@ -236,8 +236,9 @@ class StreamParser:
         Content is text (also text a detector still holds back, as it could
         be a call's markup), reasoning, a call's data, the stream's end or an
         error: anything but a keep-alive.  SSE comments, blank lines, an
-        Anthropic ``ping``, a chunk with an empty delta and input the parser
-        cannot read (a ParseError) leave it as it was.  Compare it before and
+        Anthropic ``ping``, a chunk with an empty delta, the response's start
+        (``StreamStarted``) and input the parser cannot read (a ParseError)
+        leave it as it was.  Compare it before and
         after a ``feed`` to tell a model that is writing from a connection
         that is only kept open -- the async fronts' ``idle_timeout`` does
         that, and the parser itself never looks at a clock.
@@ -354,12 +355,15 @@ class StreamParser:
         """
         content = len(events)
         for position, event in enumerate(events):
-            if type(event) is ParseError:
+            kind = type(event)
+            if kind is ParseError:
                 if self._strict:
-                    raise MalformedStreamError(event, events[:position])
+                    raise MalformedStreamError(event, events[:position])  # type: ignore[arg-type]
                 content -= 1
-            elif type(event) is ProviderError and self._raises:
-                raise ProviderFailure(event, events[:position])
+            elif kind is StreamStarted:
+                content -= 1  # the response began: the server's doing, not yet the model's
+            elif kind is ProviderError and self._raises:
+                raise ProviderFailure(event, events[:position])  # type: ignore[arg-type]
         self._content += content
         return events
 

@@ -5,9 +5,12 @@ as :func:`~streamcalls.encode_call` writes it -- and returns a
 :class:`Found`: the native calls, exactly as sent (the caller checks them);
 the text segments in which the text detectors may look for calls; every
 piece of text, reasoning and every call in the order the response holds
-them; and the provider's own finish reason and usage object, as sent.
-Reasoning (``thinking`` blocks and parts, ``thought`` parts, ``reasoning``
-items, Cohere's ``tool_plan``) is never text.
+them; the provider's own finish reason and usage object, as sent; and the
+model and response id it names.  Reasoning (``thinking`` blocks and parts,
+``thought`` parts, ``reasoning`` items, Cohere's ``tool_plan``) is never
+text; each block of it is one :class:`Thought`, with what the provider
+requires back (signatures, redacted and encrypted content, item ids), as
+the stream adapters read the same blocks.
 
 Two users: :func:`~streamcalls.extract` takes the calls, and the parser
 turns a body that is one complete response (the caller forgot ``stream:
@@ -16,69 +19,25 @@ true``) into the events its stream would have given (:mod:`~.framing._document`)
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from ._errors import UsageError
+from ._found import BREAK, CALL, REASONING, SIGNATURE, TEXT, Found, Native, Thought, text_or_none
 
-__all__ = ("BREAK", "CALL", "READERS", "REASONING", "TEXT", "Found", "Native", "detect_provider")
-
-
-class Native(NamedTuple):
-    """A call as the provider sent it: nothing checked yet."""
-
-    id: Any
-    name: Any
-    arguments: Any
-    has_arguments: bool  # False: the key was absent (Gemini's call without arguments)
-    entry: dict[str, Any]  # the object that held the call, to show when it is malformed
-    signature: str | None = None  # Gemini 3's thoughtSignature, where the provider sent one
-
-
-# What one of Found.steps is: (TEXT, str), (REASONING, str), (CALL, Native), or
-# (BREAK, None) where a run of text ends (a block or message boundary, a call).
-TEXT = 0
-REASONING = 1
-CALL = 2
-BREAK = 3
-
-
-class Found:
-    __slots__ = ("_run", "finish_reason", "natives", "steps", "texts", "usage")
-
-    def __init__(self) -> None:
-        self.natives: list[Native] = []
-        self.texts: list[str] = []  # one per run of consecutive text
-        self.steps: list[tuple[int, Any]] = []  # everything, in the response's order
-        self.finish_reason: Any = None  # the provider's own word
-        self.usage: Any = None  # the provider's usage object
-        self._run: list[str] = []
-
-    def text(self, text: object) -> None:
-        if isinstance(text, str) and text:
-            self._run.append(text)
-            self.steps.append((TEXT, text))
-
-    def reasoning(self, text: object) -> None:
-        if isinstance(text, str) and text:
-            self.steps.append((REASONING, text))
-
-    def end_text(self) -> None:
-        if self._run:
-            self.texts.append("".join(self._run))
-            self._run = []
-            self.steps.append((BREAK, None))
-
-    def call(self, call_id: Any, name: Any, holder: dict[str, Any], key: str, signature: Any = None) -> None:
-        self.end_text()
-        signed = signature if isinstance(signature, str) and signature else None
-        native = Native(call_id, name, holder.get(key), key in holder, holder, signed)
-        self.natives.append(native)
-        self.steps.append((CALL, native))
-
-    def done(self) -> Found:
-        self.end_text()
-        return self
+__all__ = (
+    "BREAK",
+    "CALL",
+    "READERS",
+    "REASONING",
+    "SIGNATURE",
+    "TEXT",
+    "Found",
+    "Native",
+    "Thought",
+    "detect_provider",
+)
 
 
 Reader = Callable[[Any], Found]
@@ -114,13 +73,16 @@ def read_chat(obj: Any) -> Found:
         _chat_message(_dict(first.get("message")), found)
         found.finish_reason = first.get("finish_reason")
         found.usage = obj.get("usage")
+        found.names(obj.get("model"), obj.get("id"))
     elif isinstance(obj.get("message"), dict):
         _chat_message(obj["message"], found)  # Ollama /api/chat, Cohere v2
         _top_level_end(obj, found)
+        found.names(obj.get("model"), obj.get("id"))
     elif isinstance(obj.get("response"), str):  # Ollama /api/generate
-        found.reasoning(obj.get("thinking"))
+        found.reasoning(obj.get("thinking"), "thinking")
         found.text(obj["response"])
         _top_level_end(obj, found)
+        found.names(obj.get("model"), None)
     elif "role" in obj or "tool_calls" in obj or "content" in obj:
         _chat_message(obj, found)
     else:
@@ -139,10 +101,25 @@ def _top_level_end(obj: dict[str, Any], found: Found) -> None:
 
 def _chat_message(message: dict[str, Any], found: Found) -> None:
     # In the order a stream of the same message sends them (see the adapters).
-    found.reasoning(message.get("reasoning_content"))  # DeepSeek
-    found.reasoning(message.get("reasoning"))  # OpenRouter, vLLM
-    found.reasoning(message.get("thinking"))  # Ollama
-    found.reasoning(message.get("tool_plan"))  # Cohere: the plan before its calls
+    details = _list(message.get("reasoning_details"))  # OpenRouter: instead of its "reasoning"
+    thinking = message.get("reasoning_content")
+    found.reasoning(thinking, "reasoning_content")  # DeepSeek, Kimi
+    if not details and message.get("reasoning") != thinking:
+        found.reasoning(message.get("reasoning"), "reasoning")  # OpenRouter, vLLM
+    for detail in details:
+        detail = _dict(detail)
+        kind = text_or_none(detail.get("type"))
+        text = detail.get("summary" if kind == "reasoning.summary" else "text")
+        found.reasoning(
+            text,
+            kind,
+            signature=detail.get("signature"),
+            encrypted=detail.get("data"),
+            id=detail.get("id"),
+            format=detail.get("format"),
+        )
+    found.reasoning(message.get("thinking"), "thinking")  # Ollama
+    found.reasoning(message.get("tool_plan"), "tool_plan")  # Cohere: the plan before its calls
     content = message.get("content")
     if isinstance(content, str):
         found.text(content)
@@ -169,12 +146,13 @@ def _chat_message(message: dict[str, Any], found: Found) -> None:
 
 
 def _thinking(value: Any, found: Found) -> None:
-    """A thinking part's text: Cohere's is a string, Mistral's a list of text chunks."""
-    found.reasoning(value)
-    for chunk in _list(value):
-        chunk = _dict(chunk)
-        if chunk.get("type") == "text":
-            found.reasoning(chunk.get("text"))
+    """A thinking part's text, one block: Cohere's is a string, Mistral's a list of text chunks."""
+    if isinstance(value, list):
+        texts = (_dict(chunk) for chunk in value)
+        value = "".join(
+            t["text"] for t in texts if t.get("type") == "text" and isinstance(t.get("text"), str)
+        )
+    found.reasoning(value, "thinking")
 
 
 # -- OpenAI Responses: {output: [items]}, or a list of items ----------------------------------------
@@ -196,10 +174,7 @@ def read_responses(obj: Any) -> Found:
         if kind == "function_call":
             found.call(item.get("call_id"), item.get("name"), item, "arguments")
         elif kind == "reasoning":
-            for part in _list(item.get("summary")) + _list(item.get("content")):
-                part = _dict(part)
-                if part.get("type") in ("summary_text", "reasoning_text"):
-                    found.reasoning(part.get("text"))
+            _reasoning_item(item, found)
         elif (kind == "message" or "role" in item) and item.get("role", "assistant") == "assistant":
             content = item.get("content")
             if isinstance(content, str):
@@ -215,7 +190,22 @@ def read_responses(obj: Any) -> Found:
     if isinstance(obj, dict):
         found.finish_reason = obj.get("status")
         found.usage = obj.get("usage")
+        found.names(obj.get("model"), obj.get("id") if "output" in obj else None)
     return found.done()
+
+
+def _reasoning_item(item: dict[str, Any], found: Found) -> None:
+    """One block per summary part and per reasoning text part; the encrypted content on the last."""
+    found_parts = [(kind, _dict(part)) for kind, key in _REASONING_PARTS for part in _list(item.get(key))]
+    parts: list[tuple[str | None, dict[str, Any]]] = [
+        (kind, part) for kind, part in found_parts if part.get("type") == kind
+    ] or [(None, {})]
+    for number, (kind, part) in enumerate(parts, 1):
+        encrypted = item.get("encrypted_content") if number == len(parts) else None
+        found.reasoning(part.get("text"), kind, encrypted=encrypted, id=item.get("id"))
+
+
+_REASONING_PARTS = (("summary_text", "summary"), ("reasoning_text", "content"))
 
 
 # -- Anthropic: a message with content blocks ---------------------------------------------------------
@@ -236,11 +226,14 @@ def read_anthropic(obj: Any) -> Found:
         elif kind == "tool_use":
             found.call(block.get("id"), block.get("name"), block, "input")
         elif kind == "thinking":
-            found.reasoning(block.get("thinking"))
-        elif kind != "redacted_thinking":
+            found.reasoning(block.get("thinking"), kind, signature=block.get("signature"))
+        elif kind == "redacted_thinking":
+            found.reasoning("", kind, redacted=block.get("data"))
+        else:
             found.end_text()  # server tools and their results are not client calls
     found.finish_reason = obj.get("stop_reason")
     found.usage = obj.get("usage")
+    found.names(obj.get("model"), obj.get("id"))
     return found.done()
 
 
@@ -262,21 +255,34 @@ def read_gemini(obj: Any) -> Found:
     else:
         raise _unrecognized("Gemini", obj)
     found = Found()
+    thoughts: list[str] = []  # a run of thought parts is one block, up to a signed one
     for part in _list(content.get("parts")):
         part = _dict(part)
         # REST spells it functionCall; an SDK object dumped to a dict, function_call.
         call = part.get("functionCall", part.get("function_call"))
+        signature = part.get("thoughtSignature", part.get("thought_signature"))
+        text = part.get("text")
+        if part.get("thought") and not isinstance(call, dict):
+            if isinstance(text, str):
+                thoughts.append(text)
+            if text_or_none(signature) is not None:
+                found.reasoning("".join(thoughts), "thought", signature=signature)
+                thoughts = []
+            continue
+        if thoughts:
+            found.reasoning("".join(thoughts), "thought")
+            thoughts = []
         if isinstance(call, dict):
-            signature = part.get("thoughtSignature", part.get("thought_signature"))
             found.call(call.get("id"), call.get("name"), call, "args", signature)
-        elif "text" in part:
-            if part.get("thought"):
-                found.reasoning(part["text"])
-            else:
-                found.text(part["text"])
+        elif "text" in part or signature is not None:
+            found.text(text)
+            found.signature(signature)
         # executableCode / codeExecutionResult: code Gemini ran itself, not calls.
+    if thoughts:
+        found.reasoning("".join(thoughts), "thought")
     found.finish_reason = candidate.get("finishReason")
     found.usage = obj.get("usageMetadata")
+    found.names(obj.get("modelVersion"), obj.get("responseId"))
     return found.done()
 
 
@@ -300,12 +306,23 @@ def read_bedrock(obj: Any) -> Found:
             found.text(block["text"])
         elif "reasoningContent" in block:
             reasoning = _dict(block["reasoningContent"])
-            found.reasoning(_dict(reasoning.get("reasoningText")).get("text"))
+            if "redactedContent" in reasoning:
+                found.reasoning("", "redactedContent", redacted=_blob(reasoning["redactedContent"]))
+            else:
+                said = _dict(reasoning.get("reasoningText"))
+                found.reasoning(said.get("text"), "reasoningText", signature=said.get("signature"))
         else:
             found.end_text()  # a server tool's use or result (Nova's code interpreter), an image, ...
     found.finish_reason = obj.get("stopReason")
     found.usage = obj.get("usage")
     return found.done()
+
+
+def _blob(value: Any) -> Any:
+    """A blob as base64 text: a JSON body holds it so; boto3 hands the bytes themselves."""
+    if isinstance(value, (bytes, bytearray)):
+        return base64.b64encode(value).decode("ascii")
+    return value
 
 
 def read_text(obj: Any) -> Found:

@@ -2,7 +2,7 @@
 
 One reader for the two places that take tools: the parser (``StreamParser(tools=...)``: the
 names a bare JSON object may call, and the parameter types that type the values of the XML
-formats, see :mod:`streamcalls.detectors._values`) and the codec (:func:`streamcalls.codec`'s
+formats, see :mod:`streamcalls.detectors._parts.values`) and the codec (:func:`streamcalls.codec`'s
 ``as_tools``, which builds :class:`~streamcalls.Tool` objects from the same dicts).
 
 A tool is one of

@@ -20,7 +20,10 @@ framing -- its special tokens, the header part after ``<|start|>``,
 first header that begins with its recipient (`` to=functions.f<|channel|>...``)
 -- may vanish too: it is read out of the input and out of each run of output
 text alike (written here from the Harmony grammar, not from the detector), so
-only a character that is not framing counts as lost.
+only a character that is not framing counts as lost.  With a reasoning detector on
+(``think``, ``think_prompted``), the tags that hold reasoning (``<think>``,
+``</think>``, ``<seed:think>``, ``</seed:think>``, ``<|START_THINKING|>``,
+``<|END_THINKING|>``) may vanish the same way, each as a whole tag.
 
 Besides: a failed text call's ``raw`` is never empty (except the one that
 reports ``max_calls``), and no text comes between a text call's
@@ -58,19 +61,25 @@ _FRAMES = (
 )
 _FIRST_HEADER = re.compile(rf" to={_PART}{_CHANNEL_ON}")
 _TOKEN = re.compile(r"<\|(?:start|channel|end|return|call)\|>")
+# The tags that hold reasoning written in the text.
+_REASONING_TAG = re.compile(r"</?think>|</?seed:think>|<\|(?:START|END)_THINKING\|>")
 
 
-def framing(text: str) -> dict[int, list[int]]:
-    """Where Harmony's framing may begin in ``text``, and where each may end."""
+def framing(text: str, *, harmony: bool = True, think: bool = False) -> dict[int, list[int]]:
+    """Where framing may begin in ``text`` (Harmony's, the reasoning tags), and where each may end."""
     spans: dict[int, list[int]] = {}
-    first = _FIRST_HEADER.match(text)
-    if first is not None:
-        spans[0] = [first.end()]
-    for token in _TOKEN.finditer(text):
-        for frame in _FRAMES:
-            found = frame.match(text, token.start())
-            if found is not None:
-                spans.setdefault(found.start(), []).append(found.end())
+    if harmony:
+        first = _FIRST_HEADER.match(text)
+        if first is not None:
+            spans[0] = [first.end()]
+        for token in _TOKEN.finditer(text):
+            for frame in _FRAMES:
+                found = frame.match(text, token.start())
+                if found is not None:
+                    spans.setdefault(found.start(), []).append(found.end())
+    if think:
+        for tag in _REASONING_TAG.finditer(text):
+            spans.setdefault(tag.start(), []).append(tag.end())
     return spans
 
 
@@ -177,10 +186,10 @@ class _Reader:
         return found
 
 
-def matches(text: str, parts: Sequence[str | _Gap], *, harmony: bool = False) -> bool:
+def matches(text: str, parts: Sequence[str | _Gap], *, harmony: bool = False, think: bool = False) -> bool:
     """Does ``text`` read as ``parts``, each gap standing for any string (maybe empty)?
 
-    ``harmony``: Harmony's framing in the text may vanish.
+    ``harmony``: Harmony's framing in the text may vanish; ``think``: the reasoning tags may.
     """
     groups: list[str] = [""]  # the literal runs between gaps
     for part in parts:
@@ -188,7 +197,7 @@ def matches(text: str, parts: Sequence[str | _Gap], *, harmony: bool = False) ->
             groups.append("")
         else:
             groups[-1] += part
-    spans = framing(text) if harmony else {}
+    spans = framing(text, harmony=harmony, think=think) if harmony or think else {}
     if spans:
         return _matches_with_framing(_Reader(text, spans), groups)
     if len(groups) == 1:
@@ -231,11 +240,12 @@ def check_conservation(
     *,
     reasoning: Collection[int] | None = None,
     harmony: bool = False,
+    think: bool = False,
 ) -> None:
     """Assert rule 8 for ``text``, the text channel's whole input, and the events it gave
-    (``harmony``: the Harmony detector was on)."""
+    (``harmony``: the Harmony detector was on; ``think``: a reasoning detector was)."""
     parts = pieces(events, text_calls, reasoning)
-    assert matches(text, parts, harmony=harmony), (
+    assert matches(text, parts, harmony=harmony, think=think), (
         f"text lost or invented:\n  input {text!r}\n  output {parts!r}"
     )
     open_calls: set[int] = set()

@@ -1,21 +1,26 @@
 """The fuzz harness: one input -> one parser run, checked.
 
-An input is four header bytes and a stream:
+An input is a header of four bytes or more, and a stream:
 
 - byte 0 picks the provider (``auto`` or a named one),
 - byte 1 is a bit set of the first six text detectors; bit 6 reports invalid
   UTF-8 instead of replacing it, bit 7 picks tiny limits,
 - byte 2 picks ``native=`` and the chunk size,
-- byte 3's bits 0-5 are a bit set of the six detectors after the first six
-  (harmony, kimi, pythonic, qwen3_coder, glm, minimax; inputs saved before
-  they were registered have a 0 there), so every set of the twelve is one
-  header.
+- byte 3's bits 0-6 are a bit set of the seven detectors after the first six
+  (harmony, kimi, pythonic, qwen3_coder, glm, minimax, dsml; inputs saved
+  before they were registered have a 0 there); its bit 7 says that one more
+  header byte follows, whose bits 0-6 are the next seven detectors and whose
+  bit 7 says the same again -- so every set of every registered detector is
+  one header, and the inputs saved before a detector was added keep their
+  meaning.
 
 ``fuzz_one`` feeds the stream in those chunks and checks what every input
 must give, however hostile: no exception from ``feed``/``close``, the call
 event protocol (see ``support.check_protocol``), an idempotent ``close``,
 ``feed`` after ``close`` raising ``UsageError``, the same events (up to
-how deltas are split) as feeding the stream whole, and -- for whatever text
+how deltas are split) as feeding the stream whole, the same accumulated
+turn, which ``encode_turn`` writes back for its own provider and another
+without an exception, and -- for whatever text
 reached the text channel, under any provider -- rule 8: no character of it
 lost, the reasoning the channel gave counted as kept
 (see ``conservation.check_conservation``).  The chunked run also has
@@ -27,8 +32,11 @@ with atheris; ``tests/test_fuzz.py`` with hypothesis and the regression inputs.
 
 from __future__ import annotations
 
+from typing import cast
+
 import streamcalls
 from streamcalls import Limits, ReasoningDelta, StreamParser, ToolCallStarted, UsageError
+from streamcalls.codec import CodecProviderName
 from tests.conservation import check_conservation
 from tests.partial_rules import check_patches, without_patches
 from tests.support import DATA, check_protocol, corpus, counter_ids, normalize
@@ -57,8 +65,13 @@ DETECTORS = (
     "qwen3_coder",
     "glm",
     "minimax",
+    "dsml",
+    "think",
+    "think_prompted",
 )
-HEADER = 4  # bytes
+# Every detector but the one that reads the whole text as reasoning until its closing tag.
+EVERY = tuple(name for name in DETECTORS if name != "think_prompted")
+HEADER = 4  # bytes, at least
 NATIVE = (None, True, False)
 TINY = Limits(
     max_line_bytes=512,
@@ -71,15 +84,34 @@ TINY = Limits(
 )
 
 
+MORE = 0x80  # in byte 3 and after: one more header byte follows
+_EXTRA = -(-(len(DETECTORS) - 6) // 7)  # header bytes for the detectors after the first six
+
+
 def header(provider: str, *, detect: tuple[str, ...] = ("fence", "json"), tiny: bool = False) -> bytes:
     """The header bytes that select these options (for seeds and regressions)."""
     bits = sum(1 << DETECTORS.index(name) for name in detect)
-    return bytes([PROVIDERS.index(provider), bits & 0x3F | (0x80 if tiny else 0), 7 << 2, bits >> 6])
+    rest = bits >> 6
+    extra = [rest >> shift & 0x7F for shift in range(0, 7 * _EXTRA, 7)]
+    while len(extra) > 1 and not extra[-1]:
+        extra.pop()
+    extra = [byte | MORE for byte in extra[:-1]] + extra[-1:]
+    return bytes([PROVIDERS.index(provider), bits & 0x3F | (0x80 if tiny else 0), 7 << 2, *extra])
+
+
+def header_size(data: bytes) -> int:
+    """How many bytes of ``data`` are its header (at least four)."""
+    size = HEADER
+    while size - HEADER < _EXTRA - 1 and size < len(data) and data[size - 1] & MORE:
+        size += 1
+    return size
 
 
 def detectors(data: bytes) -> tuple[str, ...]:
     """The detectors an input's header turns on."""
-    bits = data[1] & 0x3F | data[3] << 6
+    bits = data[1] & 0x3F
+    for number, byte in enumerate(data[HEADER - 1 : header_size(data)]):
+        bits |= (byte & 0x7F) << (6 + 7 * number)
     return tuple(name for bit, name in enumerate(DETECTORS) if bits >> bit & 1)
 
 
@@ -156,16 +188,24 @@ def fuzz_one(data: bytes) -> None:
     limits = TINY if data[1] & 0x80 else None
     native = NATIVE[data[2] % 3]
     chunk = 1 + (data[2] >> 2) % 61
-    stream = data[HEADER:]
+    stream = data[header_size(data) :]
     invalid_utf8 = "report" if data[1] & 0x40 else "replace"
     options = {"detect": detect, "native": native, "limits": limits, "invalid_utf8": invalid_utf8}
     chunked, tap = run(stream, chunk, provider, partial_arguments=True, **options)
     check_protocol(chunked)
     check_patches(chunked, sparse=True)
+    think = "think" in detect or "think_prompted" in detect
     if not tap.copies:  # a text call dropped as a copy of a native one leaves no event where its markup was
-        check_conservation(tap.text, chunked, tap.calls, reasoning=tap.reasoning, harmony="harmony" in detect)
+        check_conservation(
+            tap.text, chunked, tap.calls, reasoning=tap.reasoning, harmony="harmony" in detect, think=think
+        )
     whole, _ = run(stream, max(1, len(stream)), provider, **options)
     assert normalize(without_patches(chunked)) == normalize(whole), "chunking changed the events"
+    turn = streamcalls.accumulate(chunked)
+    assert turn == streamcalls.accumulate(whole), "chunking changed the turn"
+    target = cast(CodecProviderName, turn.provider or "openai")
+    streamcalls.encode_turn(turn, target, [])  # any turn can be written back, for its own provider
+    streamcalls.encode_turn(turn, "anthropic" if target != "anthropic" else "mistral", [])  # and another
 
 
 def seeds() -> list[bytes]:
@@ -175,6 +215,6 @@ def seeds() -> list[bytes]:
         data = case.data()
         detect = tuple(case.options().get("detect", ("fence", "json")))
         found.append(header(case.provider, detect=detect) + data)
-        found.append(header("auto", detect=DETECTORS, tiny=True) + data)
+        found.append(header("auto", detect=EVERY, tiny=True) + data)
     assert DATA.exists()
     return found

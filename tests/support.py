@@ -13,8 +13,12 @@ import msgspec
 import streamcalls
 from streamcalls import (
     Event,
+    ParseError,
+    ReasoningCompleted,
     ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
+    StreamStarted,
     TextDelta,
     ToolCall,
     ToolCallCompleted,
@@ -43,6 +47,23 @@ def feed_chunks(chunks: Iterable[bytes], provider: str = "auto", **options: Any)
         events += parser.feed(chunk)
     events += parser.close()
     return events
+
+
+def after_start(events: Sequence[Event]) -> list[Event]:
+    """The events without the stream's :class:`~streamcalls.StreamStarted` (for tests about what
+    follows it; ``tests/test_turn_events.py`` checks the start itself).  It is never anywhere but
+    before the stream's content: only framing errors may come before it."""
+    kept = [event for event in events if type(event) is not StreamStarted]
+    if len(kept) < len(events):
+        assert len(events) - len(kept) == 1, events
+        first = next(i for i, event in enumerate(events) if type(event) is StreamStarted)
+        assert all(type(event) is ParseError for event in events[:first]), events
+    return kept
+
+
+def feed_content(chunks: Iterable[bytes], provider: str = "auto", **options: Any) -> list[Event]:
+    """:func:`feed_chunks`, then :func:`after_start`: the events a stream's start leads to."""
+    return after_start(feed_chunks(chunks, provider, **options))
 
 
 def plain(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -170,7 +191,32 @@ def text_run(detect: tuple[str, ...]) -> Callable[..., list[Event]]:
 CALL_EVENTS = (ToolCallStarted, ToolCallDelta, ToolCallCompleted, ToolCallFailed)
 
 
+def check_reasoning_blocks(events: Sequence[Event]) -> None:
+    """The start and the reasoning blocks: StreamStarted at most once, before any content (only
+    parse errors before it); each ReasoningStarted followed by ReasoningDelta* and exactly one
+    ReasoningCompleted, with nothing else in between (but a ParseError: bytes that could not be read
+    are reported where they are found); no ReasoningCompleted without its start.
+    (A text detector's bare ReasoningDelta, outside any block, is allowed.)"""
+    starts = [i for i, event in enumerate(events) if type(event) is StreamStarted]
+    assert len(starts) <= 1, "StreamStarted twice"
+    if starts:
+        assert all(type(event) is ParseError for event in events[: starts[0]]), "content before StreamStarted"
+    open_block = False
+    for event in events:
+        kind = type(event)
+        if kind is ReasoningStarted:
+            assert not open_block, "a reasoning block inside another"
+            open_block = True
+        elif kind is ReasoningCompleted:
+            assert open_block, "ReasoningCompleted without its ReasoningStarted"
+            open_block = False
+        elif open_block:
+            assert kind is ReasoningDelta or kind is ParseError, f"{kind.__name__} inside a reasoning block"
+    assert not open_block, "a reasoning block never ended"
+
+
 def check_protocol(events: list[Event]) -> None:
+    check_reasoning_blocks(events)
     started: list[int] = []
     ended: set[int] = set()
     deltas: dict[int, list[str]] = {}

@@ -70,7 +70,8 @@ async def test_reading_is_pulled_by_the_consumer() -> None:
     events = streamcalls.aparse(source)
     async with aclosing(events):
         first = await events.__anext__()
-        assert first == TextDelta("Checking both cities.")
+        assert first == streamcalls.StreamStarted("openai", "gpt-4o", "chatcmpl-C3")
+        assert await events.__anext__() == TextDelta("Checking both cities.")
         assert source.read == 1
         await anyio.sleep(0.01)  # a slow consumer: nothing is read ahead meanwhile
         assert source.read == 1
@@ -100,7 +101,7 @@ async def test_cancelling_closes_the_source() -> None:
     assert scope.cancelled_caught
     assert source.closed
     assert source.read == 2
-    assert len(seen) == 2  # the text, then call 0 started
+    assert len(seen) == 3  # the start, the text, then call 0 started
 
 
 async def test_a_sync_iterable_is_refused_with_a_hint() -> None:
@@ -152,7 +153,7 @@ async def test_an_idle_source_ends_with_stream_stalled() -> None:
 
     with anyio.fail_after(30), pytest.raises(streamcalls.StreamStalled, match=r"no content for 0\.2 s"):
         await consume()
-    assert events[0] == streamcalls.TextDelta("hi")
+    assert events[:2] == [streamcalls.StreamStarted("openai"), streamcalls.TextDelta("hi")]
     assert events[-1] == streamcalls.StreamFinished("error", None, None)
 
 

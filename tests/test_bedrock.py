@@ -17,6 +17,7 @@ from streamcalls import (
     ProviderName,
     StreamFinished,
     StreamParser,
+    StreamStarted,
     TextDelta,
     ToolCall,
     ToolCallCompleted,
@@ -26,7 +27,8 @@ from streamcalls import (
     Usage,
 )
 from tests.eventstream import BEDROCK, frame, message, sources
-from tests.support import bytewise, feed_chunks, split_at
+from tests.support import after_start, bytewise, split_at
+from tests.support import feed_content as feed_chunks
 
 
 def specs(path: Path) -> list[dict[str, Any]]:
@@ -84,7 +86,9 @@ def test_feed_event_with_boto3_dicts_gives_the_same_events_as_bytes(
         got += parser.feed_event(decoded(spec))
     got += parser.close()
     assert parser.provider == "bedrock"
-    assert got == feed_chunks([data], "bedrock")
+    assert after_start(got) == feed_chunks([data], "bedrock")
+    if type(got[0]) is not ProviderError:  # a stream that opens with an error never started
+        assert got[0] == StreamStarted("bedrock")
 
 
 def test_clean_fixtures_cover_calls_text_reasoning_and_errors() -> None:
@@ -189,23 +193,23 @@ def test_usage_includes_cache_reads_and_writes_in_the_input() -> None:
 
 def test_metadata_before_or_after_message_stop_finishes_once_both_came() -> None:
     before = StreamParser("bedrock")
-    assert before.feed(encode(START, META)) == []
+    assert before.feed(encode(START, META)) == [StreamStarted("bedrock")]
     assert before.feed(encode(STOP)) == [StreamFinished("stop", USAGE, "end_turn")]
     after = StreamParser("bedrock")
-    assert after.feed(encode(START, STOP)) == []
+    assert after.feed(encode(START, STOP)) == [StreamStarted("bedrock")]
     assert after.feed(encode(META)) == [StreamFinished("stop", USAGE, "end_turn")]
     assert after.close() == []
 
 
 def test_metadata_without_usage_still_counts_as_metadata() -> None:
     parser = StreamParser("bedrock")
-    assert parser.feed(encode(START, ev("metadata", metrics={"latencyMs": 1}))) == []
+    assert parser.feed(encode(START, ev("metadata", metrics={"latencyMs": 1}))) == [StreamStarted("bedrock")]
     assert parser.feed(encode(STOP)) == [StreamFinished("stop", None, "end_turn")]
 
 
 def test_no_metadata_finishes_at_close_without_usage() -> None:
     parser = StreamParser("bedrock")
-    assert parser.feed(encode(START, text("a"), STOP)) == [TextDelta("a")]
+    assert parser.feed(encode(START, text("a"), STOP)) == [StreamStarted("bedrock"), TextDelta("a")]
     assert parser.close() == [StreamFinished("stop", None, "end_turn")]
 
 

@@ -12,9 +12,12 @@ from streamcalls import (
     ParseError,
     ProviderError,
     ProviderName,
+    ReasoningCompleted,
     ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
     StreamParser,
+    StreamStarted,
     TextDelta,
     ToolCall,
     ToolCallCompleted,
@@ -23,7 +26,8 @@ from streamcalls import (
     ToolCallStarted,
     Usage,
 )
-from tests.support import DATA, counter_ids, feed_chunks, normalize, read_events, sse_payloads
+from tests.support import DATA, counter_ids, normalize, read_events, sse_payloads
+from tests.support import feed_content as feed_chunks
 
 PROVIDER: Final = "cohere"
 FIXTURES = DATA / PROVIDER
@@ -96,7 +100,10 @@ def test_call_completes_in_the_feed_of_its_closing_delta_not_at_tool_call_end() 
 
 def test_no_argument_tool_completes_at_tool_call_end() -> None:
     parser = StreamParser(PROVIDER)
-    assert parser.feed(sse(MESSAGE_START, start(0, "now_1", "now"))) == [ToolCallStarted(0, "now_1", "now")]
+    assert parser.feed(sse(MESSAGE_START, start(0, "now_1", "now"))) == [
+        StreamStarted("cohere", None, "5e0c3f1a-9b7d-4e21-8c55-2f1d0a6b7c90"),
+        ToolCallStarted(0, "now_1", "now"),
+    ]
     assert parser.feed(sse(end(0))) == [ToolCallCompleted(ToolCall("now_1", "now", {}, 0))]
 
 
@@ -288,8 +295,12 @@ def test_tool_plan_and_thinking_are_reasoning() -> None:
     thinking = {"type": "content-delta", "index": 0, "delta": {"message": {"content": {"thinking": "hmm"}}}}
     plan = {"type": "tool-plan-delta", "delta": {"message": {"tool_plan": "I will search."}}}
     assert parse(sse(MESSAGE_START, thinking, plan, text("ok"), message_end("COMPLETE"))) == [
+        ReasoningStarted(kind="thinking"),
         ReasoningDelta("hmm"),
+        ReasoningCompleted(),
+        ReasoningStarted(kind="tool_plan"),
         ReasoningDelta("I will search."),
+        ReasoningCompleted(),
         TextDelta("ok"),
         StreamFinished("stop", None, "COMPLETE"),
     ]

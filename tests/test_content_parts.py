@@ -23,13 +23,16 @@ from hypothesis import strategies as st
 from streamcalls import (
     Event,
     ParseError,
+    ReasoningCompleted,
     ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
     StreamParser,
     TextDelta,
     Usage,
 )
-from tests.support import DATA, bytewise, counter_ids, feed_chunks, normalize, split_at, sse_payloads
+from tests.support import DATA, after_start, bytewise, counter_ids, normalize, split_at, sse_payloads
+from tests.support import feed_content as feed_chunks
 
 
 def chunk(content: Any, finish: str | None = None) -> dict[str, Any]:
@@ -47,20 +50,35 @@ def stream(contents: list[Any]) -> bytes:
 
 
 def expected(contents: list[Any]) -> list[Event]:
-    """The reference reader: text from text chunks, reasoning from thinking chunks' text chunks."""
+    """The reference reader: text from text chunks, reasoning from thinking chunks' text chunks;
+    a run of reasoning is one block, ended by text or the end."""
     events: list[Event] = []
+    thinking = False
+
+    def say(text: str) -> None:
+        nonlocal thinking
+        if thinking:
+            events.append(ReasoningCompleted())
+            thinking = False
+        events.append(TextDelta(text))
+
     for content in contents:
         if isinstance(content, str):
             if content:
-                events.append(TextDelta(content))
+                say(content)
             continue
         for part in content:
             if part.get("type") == "text" and part.get("text"):
-                events.append(TextDelta(part["text"]))
+                say(part["text"])
             elif part.get("type") == "thinking":
                 for inner in part.get("thinking", []):
                     if inner.get("type") == "text" and inner.get("text"):
+                        if not thinking:
+                            events.append(ReasoningStarted(kind="thinking"))
+                            thinking = True
                         events.append(ReasoningDelta(inner["text"]))
+    if thinking:
+        events.append(ReasoningCompleted())
     events.append(StreamFinished("stop", None, "stop"))
     return normalize(events)
 
@@ -120,7 +138,9 @@ def test_the_issue_example() -> None:
         ]
     )
     assert feed_chunks(bytewise(data), "mistral") == [
+        ReasoningStarted(kind="thinking"),
         ReasoningDelta("2 and 2 make 4."),
+        ReasoningCompleted(),
         TextDelta("2 + 2 = 4"),
         StreamFinished("stop", None, "stop"),
     ]
@@ -131,7 +151,7 @@ def test_feed_event_takes_the_same_dicts() -> None:
     parser = StreamParser("auto", id_factory=counter_ids())
     got = [event for payload in sse_payloads(path) for event in parser.feed_event(payload)]
     got += parser.close()
-    assert got == feed_chunks([path.read_bytes()], "openai")
+    assert after_start(got) == feed_chunks([path.read_bytes()], "openai")
 
 
 # SDK-shaped objects (pydantic models with model_dump), written here after
@@ -176,9 +196,11 @@ def test_feed_event_takes_sdk_objects() -> None:
     objects = [_Chunk.model_validate(payload) for payload in payloads]
     parser = StreamParser("mistral")
     got = [event for obj in objects for event in parser.feed_event(obj)] + parser.close()
-    assert normalize(got) == normalize(
+    assert normalize(after_start(got)) == normalize(
         [
+            ReasoningStarted(kind="thinking"),
             ReasoningDelta("The user asks for 2 + 2. Adding: 4. Done."),
+            ReasoningCompleted(),
             TextDelta("2 + 2 = 4, as arithmetic says."),
             StreamFinished("stop", Usage(input_tokens=12, output_tokens=39, total_tokens=51), "stop"),
         ]

@@ -15,7 +15,8 @@ from streamcalls import (
 )
 from streamcalls._detect import FramingSniffer, sniff_framing
 from tests.streams import ANTHROPIC_END, ANTHROPIC_START, openai_chunk, openai_finish
-from tests.support import bytewise, feed_chunks
+from tests.support import bytewise
+from tests.support import feed_content as feed_chunks
 
 
 @pytest.mark.parametrize(
@@ -138,8 +139,13 @@ def test_feed_event_detects_the_provider_from_objects() -> None:
     )
     events += parser.feed_event({"type": "content_block_stop", "index": 0})
     events += parser.feed_event({"type": "message_stop"})
-    assert [type(e).__name__ for e in events] == ["ToolCallStarted", "ToolCallCompleted", "StreamFinished"]
-    assert isinstance(events[1], ToolCallCompleted)
+    assert [type(e).__name__ for e in events] == [
+        "StreamStarted",
+        "ToolCallStarted",
+        "ToolCallCompleted",
+        "StreamFinished",
+    ]
+    assert isinstance(events[2], ToolCallCompleted)
 
 
 def test_feed_event_with_an_unknown_object() -> None:

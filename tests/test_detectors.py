@@ -36,7 +36,9 @@ from tests.streams import (
 from tests.support import counter_ids, feed_chunks, normalize, split_at
 
 ALL = ("fence", "json", "hermes", "mistral", "llama", "deepseek")
-EVERY = tuple(DETECTORS)  # every registered detector
+# Every registered detector, but those that read the text from its first character
+# (think_prompted: a text is reasoning until its closing tag), checked on their own.
+EVERY = tuple(name for name, kind in DETECTORS.items() if not kind.opens_text)
 
 
 def text_parser(**options: Any) -> StreamParser:
@@ -334,6 +336,17 @@ MARKUP_PREFIXES = (
     "</arg_value>",
     '<invoke name="',
     "</invoke>",
+    "<｜DSML｜function_ca",
+    "<｜DSML｜tool_",
+    "<｜DSML｜invoke name",
+    '<｜DSML｜parameter name="a" string="true">',
+    "</｜DSML｜parameter>",
+    "</｜DSML｜invoke>",
+    "<thin",
+    "</think>",
+    "<seed:thi",
+    "<|START_THINK",
+    "<|END_THINKING|>",
     "</tool_call>",
     "</minimax:tool_call>",
     "<|",
@@ -358,6 +371,12 @@ WHOLE_MARKERS = (
     "<|tool_call_section_begin|>",
     "<|tool_call_begin|>",
     "<|python_start|>",
+    "<｜DSML｜function_calls>",
+    "<｜DSML｜tool_calls>",
+    "<｜DSML｜invoke name=",
+    "<think>",
+    "<seed:think>",
+    "<|START_THINKING|>",
 )
 CALL_LIST = re.compile(r"(?:\A|\n)\[[ \t]*[A-Za-z_][\w.]*\(\s*(?:\)|[A-Za-z_]\w*\s*=[^=])")
 
@@ -446,3 +465,18 @@ def test_text_and_calls_survive_any_chunking(
     assert calls(events) == expected_calls
     assert texts(events) == expected_text
     assert normalize(events) == normalize(feed_chunks([raw], "text", detect=ALL))
+
+
+@pytest.mark.parametrize("tail", ["", "\n", "\n</tool_", "  </tool_call"])
+def test_a_hermes_call_whose_json_closed_is_a_call_when_the_closing_tag_never_comes(tail: str) -> None:
+    text = 'Sure.\n<tool_call>\n{"name": "f", "arguments": {"a": 1}}' + tail
+    raw = text.encode()
+    events = feed_chunks([raw], "text", detect=("hermes",))
+    assert [(c.name, c.arguments) for c in calls(events)] == [("f", {"a": 1})]
+    assert texts(events) == "Sure.\n"
+    assert normalize(
+        feed_chunks([raw[i : i + 1] for i in range(len(raw))], "text", detect=("hermes",))
+    ) == normalize(events)
+    # Not the project's fences: their closing line is the protocol's.
+    fenced = feed_chunks([b'~~~tool_call\n{"name": "f", "arguments": {}}\n'], "text")
+    assert [type(e).__name__ for e in fenced][-2] == "ToolCallFailed"

@@ -271,6 +271,7 @@ def test_native_false_fails_the_calls_of_a_complete_response() -> None:
     body = (DATA / "openai/non_stream.json").read_bytes()
     events = feed_chunks([body], "openai", native=False)
     assert [type(e).__name__ for e in events] == [
+        "StreamStarted",
         "ToolCallStarted",
         "ToolCallDelta",
         "ToolCallFailed",
@@ -500,7 +501,13 @@ def test_reasoning_is_never_read_for_calls() -> None:
     }
     assert streamcalls.extract(response) == []
     events = feed_chunks([msgspec.json.encode(response)], "openai")
-    assert events == [streamcalls.ReasoningDelta(fence), StreamFinished("stop", None, "stop")]
+    assert events == [
+        streamcalls.StreamStarted("openai"),
+        streamcalls.ReasoningStarted(kind="thinking"),
+        streamcalls.ReasoningDelta(fence),
+        streamcalls.ReasoningCompleted(),
+        StreamFinished("stop", None, "stop"),
+    ]
 
 
 def test_text_and_reasoning_keep_the_response_s_order() -> None:
@@ -515,8 +522,11 @@ def test_text_and_reasoning_keep_the_response_s_order() -> None:
     }
     events = feed_chunks([msgspec.json.encode(message)], "anthropic")
     assert events == [
+        streamcalls.StreamStarted("anthropic"),
         TextDelta("First. "),
+        streamcalls.ReasoningStarted(kind="thinking"),
         streamcalls.ReasoningDelta("Now think."),
+        streamcalls.ReasoningCompleted(),
         TextDelta("Then."),
         StreamFinished("stop", None, "end_turn"),
     ]

@@ -27,6 +27,7 @@ import streamcalls
 from streamcalls import (
     StreamFinished,
     StreamParser,
+    StreamStarted,
     TextDelta,
     ToolCallCompleted,
     ToolCallDelta,
@@ -699,6 +700,7 @@ def test_a_text_copy_after_its_native_call_gives_no_event() -> None:
         END,
     )
     assert normalize(events) == [
+        StreamStarted("openai", "llama3.1:8b"),
         ToolCallStarted(0, "call_n", "f"),
         ToolCallDelta(0, '{"a": 1}'),
         ToolCallCompleted(streamcalls.ToolCall("call_n", "f", {"a": 1}, 0, "native")),
@@ -718,6 +720,7 @@ def test_a_native_copy_after_its_text_call_gives_no_event() -> None:
         id_factory=counter_ids(),
     )
     assert normalize(events) == [
+        StreamStarted("openai", "llama3.1:8b"),
         ToolCallStarted(0, "call_gen_0", "f"),
         ToolCallDelta(0, '{"a": 1}'),
         ToolCallCompleted(streamcalls.ToolCall("call_gen_0", "f", {"a": 1}, 0, "json")),
@@ -739,6 +742,7 @@ def test_a_withheld_call_that_is_no_copy_comes_out_whole_when_it_ends() -> None:
         partial_arguments=True,
     )
     assert normalize([e for e in events if not isinstance(e, ToolCallPatch)]) == [
+        StreamStarted("openai", "llama3.1:8b"),
         ToolCallStarted(0, "call_gen_0", "f"),
         ToolCallDelta(0, '{"a": 1}'),
         ToolCallCompleted(streamcalls.ToolCall("call_gen_0", "f", {"a": 1}, 0, "json")),

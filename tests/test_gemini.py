@@ -14,9 +14,12 @@ from streamcalls import (
     Event,
     ParseError,
     ProviderError,
+    ReasoningCompleted,
     ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
     StreamParser,
+    StreamStarted,
     TextDelta,
     ToolCall,
     ToolCallCompleted,
@@ -26,7 +29,7 @@ from streamcalls import (
     Usage,
 )
 from streamcalls.providers._partial_args import ArgumentsWriter, PathError, parse_path
-from tests.support import DATA, bytewise, counter_ids, feed_chunks, normalize, split_at
+from tests.support import DATA, after_start, bytewise, counter_ids, feed_chunks, normalize, split_at
 
 GEMINI = DATA / "gemini"
 
@@ -53,7 +56,7 @@ def fc(**fields: Any) -> dict[str, Any]:
 
 
 def events(data: bytes, provider: str = "gemini") -> list[Event]:
-    return feed_chunks([data], provider)
+    return after_start(feed_chunks([data], provider))
 
 
 STOP = parts(finish="STOP")
@@ -70,7 +73,7 @@ def test_explicit_provider_picks_the_framing_from_the_first_byte(prefix: bytes, 
     data = prefix + framing(parts({"text": "hi"}, finish="STOP"))
     expected = [TextDelta("hi"), StreamFinished("stop", None, "STOP")]
     assert events(data) == expected
-    assert normalize(feed_chunks(bytewise(data), "gemini")) == expected
+    assert normalize(after_start(feed_chunks(bytewise(data), "gemini"))) == expected
 
 
 def test_an_http_error_body_is_a_provider_error() -> None:
@@ -110,7 +113,9 @@ def test_thoughts_text_and_whole_calls() -> None:
         STOP,
     )
     assert events(data) == [
+        ReasoningStarted(kind="thought"),
         ReasoningDelta("hmm"),
+        ReasoningCompleted(signature="c2ln"),
         TextDelta("Hi"),
         CALL,
         ToolCallDelta(0, '{"a":[1,{"b":null}]}'),
@@ -449,6 +454,7 @@ def test_feed_event_detects_gemini_and_takes_sdk_objects() -> None:
     assert parser.provider == "gemini"
     got += parser.feed_event(Response()) + parser.close()
     assert got == [
+        StreamStarted("gemini"),
         TextDelta("hi"),
         CALL,
         ToolCallDelta(0, '{"x":1}'),

@@ -44,11 +44,15 @@ LAYERS = (
             "_lenient.py",
             "_models.py",
             "_tooldefs.py",
+            "_found.py",
+            "_turn.py",
         ),
         io=False,
     ),
     Layer("framing", ("framing/",), io=False),
-    Layer("providers and detectors", ("providers/", "detectors/"), io=False),
+    Layer("providers and the detector engine", ("providers/", "detectors/_engine/"), io=False),
+    Layer("the detectors' shared parts", ("detectors/_parts/",), io=False),
+    Layer("the text formats and their registry", ("detectors/formats/", "detectors/__init__.py"), io=False),
     Layer(
         "the core",
         (

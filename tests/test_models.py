@@ -37,36 +37,53 @@ FAMILIES = [
     ("Qwen/Qwen3-Coder-480B-A35B-Instruct", ("qwen3_coder",)),
     ("qwen3-coder:30b", ("qwen3_coder",)),
     ("Qwen/Qwen3.5-27B", ("qwen3_coder",)),
-    ("Qwen/Qwen2.5-7B-Instruct", ("hermes",)),
-    ("qwen2.5:7b", ("hermes",)),
-    ("Qwen/Qwen3-8B", ("hermes",)),
-    ("qwen3:14b", ("hermes",)),
-    ("Qwen/QwQ-32B", ("hermes",)),
-    ("zai-org/GLM-4.5", ("glm",)),
-    ("zai-org/GLM-4.5-Air", ("glm",)),
-    ("zai-org/GLM-4.6", ("glm",)),
-    ("zai-org/GLM-4.7-Flash", ("glm",)),
-    ("glm-4.6", ("glm",)),
-    ("moonshotai/Kimi-K2-Instruct", ("kimi",)),
-    ("moonshotai/Kimi-K2-Instruct-0905", ("kimi",)),
-    ("moonshotai/Kimi-K2-Thinking", ("kimi",)),
-    ("kimi-k2", ("kimi",)),
+    # Qwen3-Coder's markup, under other names
+    ("stepfun-ai/Step-3.5-Flash", ("qwen3_coder",)),
+    ("XiaomiMiMo/MiMo-V2-Flash", ("qwen3_coder",)),
+    # ERNIE writes Hermes' tags after its reasoning
+    ("baidu/ERNIE-4.5-21B-A3B-Thinking", ("hermes", "think")),
+    ("Qwen/Qwen2.5-7B-Instruct", ("hermes", "think")),
+    ("qwen2.5:7b", ("hermes", "think")),
+    ("Qwen/Qwen3-8B", ("hermes", "think")),
+    ("qwen3:14b", ("hermes", "think")),
+    ("Qwen/QwQ-32B", ("hermes", "think")),
+    ("zai-org/GLM-4.5", ("glm", "think")),
+    ("zai-org/GLM-4.5-Air", ("glm", "think")),
+    ("zai-org/GLM-4.6", ("glm", "think")),
+    ("zai-org/GLM-4.7-Flash", ("glm", "think")),
+    ("glm-4.6", ("glm", "think")),
+    ("moonshotai/Kimi-K2-Instruct", ("kimi", "think")),
+    ("moonshotai/Kimi-K2-Instruct-0905", ("kimi", "think")),
+    ("moonshotai/Kimi-K2-Thinking", ("kimi", "think")),
+    ("kimi-k2", ("kimi", "think")),
     ("meta-llama/Llama-3.2-1B-Instruct", ("llama", "pythonic")),
     ("meta-llama/Llama-3.2-3B-Instruct", ("llama", "pythonic")),
     ("llama3.2:1b", ("llama", "pythonic")),
     ("meta-llama/Llama-3.3-70B-Instruct", ("llama", "pythonic")),
     ("llama-3.3-70b-versatile", ("llama", "pythonic")),
-    ("meta-llama/Llama-4-Scout-17B-16E-Instruct", ("pythonic",)),
-    ("meta-llama/Llama-4-Maverick-17B-128E-Instruct", ("pythonic",)),
-    ("MiniMaxAI/MiniMax-M2", ("minimax",)),
-    ("minimax-m2:cloud", ("minimax",)),
+    ("meta-llama/Llama-4-Scout-17B-16E-Instruct", ("llama", "pythonic")),  # JSON mode too
+    ("meta-llama/Llama-4-Maverick-17B-128E-Instruct", ("llama", "pythonic")),
+    ("llama4:scout", ("llama", "pythonic")),
+    ("MiniMaxAI/MiniMax-M2", ("minimax", "think")),
+    ("minimax-m2:cloud", ("minimax", "think")),
     ("deepseek-ai/DeepSeek-V3", ("deepseek",)),
     ("deepseek-ai/DeepSeek-V3-0324", ("deepseek",)),
     ("deepseek-ai/DeepSeek-V3.1", ("deepseek",)),
-    ("deepseek-ai/DeepSeek-R1", ("deepseek",)),
-    ("deepseek-ai/DeepSeek-R1-0528", ("deepseek",)),
-    ("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", ("deepseek",)),  # DeepSeek's tokens, not Qwen's
-    ("deepseek/deepseek-r1", ("deepseek",)),
+    ("deepseek-ai/DeepSeek-V3.1-Terminus", ("deepseek",)),
+    ("deepseek-v3.1:671b", ("deepseek",)),
+    # DeepSeek-V3.2 and V4 write DSML: not V3's tokens
+    ("deepseek-ai/DeepSeek-V3.2", ("dsml",)),
+    ("deepseek-ai/DeepSeek-V3.2-Exp", ("dsml",)),
+    ("deepseek-v3.2:cloud", ("dsml",)),
+    ("deepseek-ai/DeepSeek-V4", ("dsml",)),
+    ("deepseek-ai/DeepSeek-V4-Flash", ("dsml",)),
+    ("openrouter/deepseek/deepseek-v3.2", ("dsml",)),
+    ("deepseek-ai/DeepSeek-R1", ("deepseek", "think")),
+    ("deepseek-ai/DeepSeek-R1-0528", ("deepseek", "think")),
+    ("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", ("deepseek", "think")),  # DeepSeek's tokens, not Qwen's
+    ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", ("deepseek", "think")),
+    ("deepseek-r1:8b", ("deepseek", "think")),
+    ("deepseek/deepseek-r1", ("deepseek", "think")),
     ("mistralai/Mistral-7B-Instruct-v0.3", ("mistral",)),
     ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", ("mistral",)),
     ("mistralai/Devstral-Small-2507", ("mistral",)),
@@ -84,6 +101,36 @@ FAMILIES = [
     ("some-custom-model", ()),
     ("", ()),
 ]
+
+
+# Names where two families overlap: the table's order must keep them apart.
+APART = [
+    ("deepseek-ai/DeepSeek-V3.2", "deepseek-ai/DeepSeek-V3.1", "dsml", "deepseek"),
+    ("deepseek-ai/DeepSeek-V4", "deepseek-ai/DeepSeek-V3", "dsml", "deepseek"),
+    ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3-30B-A3B-Instruct-2507", "qwen3_coder", "hermes"),
+    ("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "Qwen/Qwen2.5-Math-7B", "deepseek", "hermes"),
+    ("NousResearch/Hermes-3-Llama-3.2-3B", "meta-llama/Llama-3.2-3B-Instruct", "hermes", "llama"),
+]
+
+
+@pytest.mark.parametrize(("one", "other", "its", "theirs"), APART)
+def test_the_order_keeps_overlapping_families_apart(one: str, other: str, its: str, theirs: str) -> None:
+    assert its in detectors_for_model(one)
+    assert theirs not in detectors_for_model(one)
+    assert theirs in detectors_for_model(other)
+    assert its not in detectors_for_model(other)
+
+
+def test_the_order_matters() -> None:
+    """The table, tried in another order, maps some names of APART wrongly: the order is what keeps them apart."""
+    import re
+
+    reordered = tuple(reversed(streamcalls.MODEL_FAMILIES))
+
+    def lookup(model: str) -> tuple[str, ...]:
+        return next((names for pattern, names in reordered if re.search(pattern, model, re.IGNORECASE)), ())
+
+    assert any(lookup(one) != detectors_for_model(one) for one, *_ in APART)
 
 
 @pytest.mark.parametrize(("model", "names"), FAMILIES)

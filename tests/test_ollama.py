@@ -12,9 +12,12 @@ from streamcalls import (
     ParseError,
     ProviderError,
     ProviderName,
+    ReasoningCompleted,
     ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
     StreamParser,
+    StreamStarted,
     TextDelta,
     ToolCall,
     ToolCallCompleted,
@@ -23,7 +26,8 @@ from streamcalls import (
     ToolCallStarted,
     Usage,
 )
-from tests.support import DATA, counter_ids, feed_chunks, normalize, read_events
+from tests.support import DATA, counter_ids, normalize, read_events
+from tests.support import feed_content as feed_chunks
 
 PROVIDER: Final = "ollama"
 FIXTURES = DATA / PROVIDER
@@ -63,6 +67,7 @@ def test_call_completes_in_the_feed_that_ends_its_line() -> None:
     parser = StreamParser(PROVIDER)
     assert parser.feed(data[:-1]) == []  # the line is not complete before its newline
     assert parser.feed(data[-1:]) == [
+        StreamStarted("ollama", "qwen3:8b"),
         ToolCallStarted(0, "call_abcd1234", "get_time"),
         ToolCallDelta(0, '{"tz":"UTC"}'),
         ToolCallCompleted(ToolCall("call_abcd1234", "get_time", {"tz": "UTC"}, 0)),
@@ -202,7 +207,12 @@ def test_wrongly_typed_value_is_a_parse_error_and_the_rest_of_its_line_is_read()
     events = parse(data)
     assert type(events[0]) is ParseError
     assert "$.message.content" in events[0].message
-    assert events[1:] == [ReasoningDelta("hm"), StreamFinished("stop", None, "stop")]
+    assert events[1:] == [
+        ReasoningStarted(kind="thinking"),
+        ReasoningDelta("hm"),
+        ReasoningCompleted(),
+        StreamFinished("stop", None, "stop"),
+    ]
 
 
 def test_a_line_of_the_wrong_shape_is_a_parse_error() -> None:
@@ -250,8 +260,10 @@ def test_non_object_arguments_fail_the_call() -> None:
 
 def test_thinking_content_and_calls_in_one_line_keep_their_order() -> None:
     data = line({"thinking": "hmm", "content": "Let me check.", "tool_calls": [call("f", {}, "call_o")]})
-    assert parse(data + done())[:3] == [
+    assert parse(data + done())[:5] == [
+        ReasoningStarted(kind="thinking"),
         ReasoningDelta("hmm"),
+        ReasoningCompleted(),
         TextDelta("Let me check."),
         ToolCallStarted(0, "call_o", "f"),
     ]
@@ -263,7 +275,9 @@ def test_generate_endpoint_lines_are_read_too() -> None:
     data += head + b'"response":"4","done":false}\n'
     data += head + b'"response":"","done":true,"done_reason":"stop"}\n'
     assert parse(data, "auto") == [
+        ReasoningStarted(kind="thinking"),
         ReasoningDelta("2+2"),
+        ReasoningCompleted(),
         TextDelta("4"),
         StreamFinished("stop", None, "stop"),
     ]

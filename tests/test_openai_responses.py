@@ -26,7 +26,8 @@ from streamcalls import (
     ToolCallStarted,
     Usage,
 )
-from tests.support import DATA, counter_ids, feed_chunks, normalize, read_events, sse_payloads
+from tests.support import DATA, counter_ids, normalize, read_events, sse_payloads
+from tests.support import feed_content as feed_chunks
 
 PROVIDER: Final = "openai-responses"
 FIXTURES = DATA / PROVIDER
@@ -169,7 +170,10 @@ def test_auto_detects_a_stream_that_starts_with_an_error_event() -> None:
     parser = StreamParser("auto")
     events = parser.feed(data) + parser.close()
     assert parser.provider == PROVIDER
-    assert events == [ProviderError("Slow down", "rate_limit_exceeded"), StreamFinished("error")]
+    assert events == [  # a stream that opens with an error never started: no StreamStarted
+        ProviderError("Slow down", "rate_limit_exceeded"),
+        StreamFinished("error"),
+    ]
 
 
 # -- finish reasons and usage ---------------------------------------------------

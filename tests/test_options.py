@@ -13,7 +13,7 @@ import streamcalls
 from streamcalls import Limits, StreamParser, ToolCallFailed, UsageError
 from streamcalls.testing import ReplayApp
 from tests.streams import OPENAI_DONE, openai_args, openai_call_start, openai_chunk, openai_finish
-from tests.support import feed_chunks
+from tests.support import feed_content as feed_chunks
 
 LIMIT_NAMES = tuple(Limits.__struct_fields__)
 
@@ -187,7 +187,10 @@ def test_from_httpx_sync_checks_options_before_reading(options: dict[str, Any]) 
 async def test_from_httpx_with_good_options_still_streams(anyio_backend: str) -> None:
     response = _Response()
     events = [e async for e in streamcalls.from_httpx(response, "openai", idle_timeout=5)]
-    assert events == [streamcalls.StreamFinished("stop", None, "stop")]
+    assert events == [
+        streamcalls.StreamStarted("openai", "m", "chatcmpl-t"),
+        streamcalls.StreamFinished("stop", None, "stop"),
+    ]
 
 
 @pytest.mark.parametrize("value", [0, -1, 2.5, "4"])

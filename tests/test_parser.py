@@ -15,6 +15,7 @@ from streamcalls import (
     ProviderError,
     StreamFinished,
     StreamParser,
+    StreamStarted,
     TextDelta,
     ToolCall,
     ToolCallCompleted,
@@ -35,7 +36,8 @@ from tests.streams import (
     openai_finish,
     sse,
 )
-from tests.support import counter_ids, feed_chunks
+from tests.support import counter_ids
+from tests.support import feed_content as feed_chunks
 
 
 def completed(events: list[streamcalls.Event]) -> list[ToolCall]:
@@ -51,7 +53,7 @@ def failed(events: list[streamcalls.Event]) -> list[ToolCallFailed]:
 
 def test_openai_call_completes_in_the_feed_that_closes_its_arguments() -> None:
     parser = StreamParser("openai")
-    assert [type(e) for e in parser.feed(openai_call_start(0, "c1", "f"))] == [ToolCallStarted]
+    assert [type(e) for e in parser.feed(openai_call_start(0, "c1", "f"))] == [StreamStarted, ToolCallStarted]
     assert [type(e) for e in parser.feed(openai_args(0, '{"a": [1, {"b"'))] == [ToolCallDelta]
     assert [type(e) for e in parser.feed(openai_args(0, ': "}"}'))] == [ToolCallDelta]
     events = parser.feed(openai_args(0, "]}"))
@@ -315,13 +317,17 @@ def test_strict_mode_raises_with_the_events_before() -> None:
     parser = StreamParser("openai", strict=True)
     with pytest.raises(MalformedStreamError) as info:
         parser.feed(openai_chunk({"content": "ok"}) + b"data: {bad\n\n")
-    assert info.value.events == [TextDelta("ok")]
+    assert info.value.events == [StreamStarted("openai", "m", "chatcmpl-t"), TextDelta("ok")]
     assert "not valid JSON" in info.value.error.message
 
 
 def test_parse_accepts_bytes_str_and_iterables() -> None:
     stream = openai_chunk({"content": "hi"}) + openai_finish("stop")
-    expected = [TextDelta("hi"), StreamFinished("stop", None, "stop")]
+    expected = [
+        StreamStarted("openai", "m", "chatcmpl-t"),
+        TextDelta("hi"),
+        StreamFinished("stop", None, "stop"),
+    ]
     assert streamcalls.parse(stream) == expected
     assert streamcalls.parse(stream.decode()) == expected
     assert streamcalls.parse([stream[:7], stream[7:]]) == expected

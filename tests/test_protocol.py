@@ -4,6 +4,8 @@
   one ToolCallCompleted or ToolCallFailed, all with the same index;
 - indices are 0, 1, 2, ... in order of their start; ids are unique;
 - StreamFinished exactly once, and no call event after it;
+- StreamStarted at most once, before any content; every reasoning block is a
+  ReasoningStarted, ReasoningDelta* and one ReasoningCompleted, nothing in between;
 - the deltas of a completed call concatenate to arguments that decode to its arguments.
 """
 

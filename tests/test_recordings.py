@@ -25,7 +25,6 @@ from streamcalls import (
     extract,
 )
 from streamcalls.codec import CodecProviderName
-from streamcalls.codec._turn import Turn
 from streamcalls.replay._complete import complete_response
 from streamcalls.replay._history import Rejected, conversation_turn
 from streamcalls.replay._recordings import CONTENT_TYPES, event_ends
@@ -190,9 +189,7 @@ def test_the_turn_counts_the_model_s_turns_since_the_last_prompt(provider: Codec
     call = encode_call(WEATHER, provider)
     calls = call if isinstance(call, list) else [call]
     results = encode_result([RESULT], provider)
-    said = Turn()
-    said.add(TextDelta("Sunny."))
-    answer = said.messages(provider)
+    answer = streamcalls.encode_turn(streamcalls.accumulate([TextDelta("Sunny.")]), provider)
     ask = prompt(provider, "Weather?")
 
     def turn(*messages: Any) -> int:

@@ -21,6 +21,7 @@ import streamcalls
 from streamcalls import (
     ProviderError,
     StreamFinished,
+    StreamStarted,
     TextDelta,
     ToolCall,
     ToolCallCompleted,
@@ -99,7 +100,7 @@ async def test_tool_results_get_the_recordings_next_turn(key: str) -> None:
         messages = history(provider, text, calls)  # type: ignore[arg-type]
         second = await stream(client, provider, {"model": model, "max_tokens": 100, "messages": messages})
         assert normalize(second) == turn_events(key, 2)
-        assert [type(e) for e in normalize(second)] == [TextDelta, StreamFinished]
+        assert [type(e) for e in normalize(second)] == [StreamStarted, TextDelta, StreamFinished]
         assert isinstance(second[-1], StreamFinished)
         assert second[-1].reason == "stop"
         # A new prompt after the answer starts the conversation over: turn 1 again.

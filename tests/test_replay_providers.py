@@ -18,7 +18,7 @@ import openai
 import pytest
 
 import streamcalls
-from streamcalls import StreamFinished, TextDelta, ToolCallCompleted, ToolResult, extract
+from streamcalls import StreamFinished, StreamStarted, TextDelta, ToolCallCompleted, ToolResult, extract
 from streamcalls.codec import CodecProviderName
 from tests.replaying import (
     ASK,
@@ -69,7 +69,7 @@ async def test_a_tool_loop_runs_to_the_final_answer(provider: CodecProviderName)
         ("get_weather", "sunny and 21 °C in Paris (celsius)", False),
     ]
     assert normalize(second) == expected(provider, 2)
-    assert [type(e) for e in normalize(second)] == [TextDelta, StreamFinished]
+    assert [type(e) for e in normalize(second)] == [StreamStarted, TextDelta, StreamFinished]
     assert isinstance(second[-1], StreamFinished)
     assert second[-1].reason == "stop"
     # The server was sent exactly what run.messages wrote, after the prompt.

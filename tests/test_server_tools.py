@@ -38,7 +38,8 @@ from streamcalls import (
     ToolCallStarted,
 )
 from tests.eventstream import build, frame
-from tests.support import DATA, bytewise, counter_ids, feed_chunks, normalize, sse_payloads
+from tests.support import DATA, after_start, bytewise, counter_ids, normalize, sse_payloads
+from tests.support import feed_content as feed_chunks
 
 
 def _type_literals(union: Any) -> list[str]:
@@ -61,7 +62,7 @@ def _calls(events: list[Event]) -> list[str]:
 
 def _feed_objects(provider: ProviderName, objects: list[Any]) -> list[Event]:
     parser = StreamParser(provider, id_factory=counter_ids())
-    return [event for obj in objects for event in parser.feed_event(obj)] + parser.close()
+    return after_start([event for obj in objects for event in parser.feed_event(obj)] + parser.close())
 
 
 # -- OpenAI Responses ----------------------------------------------------------------------

@@ -16,6 +16,7 @@ from streamcalls import (
     Event,
     Limits,
     StreamParser,
+    StreamStarted,
     ToolCall,
     ToolCallCompleted,
     ToolCallDelta,
@@ -302,4 +303,5 @@ def test_a_provider_finish_leaves_a_text_call_to_its_markup() -> None:
     events = parser.feed(stream) + parser.close()
     [failure] = failed(events)
     assert (failure.raw, failure.error) == (text, "the block was never closed (the text ended inside it)")
-    assert normalize(events)[:-1] == parse(text, detect=["fence", "json"])[:-1]  # all but StreamFinished
+    assert events[0] == StreamStarted("openai", "m", "chatcmpl-t")
+    assert normalize(events[1:])[:-1] == parse(text, detect=["fence", "json"])[:-1]  # all but StreamFinished

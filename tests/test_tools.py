@@ -119,7 +119,8 @@ async def test_results_follow_their_calls_and_carry_the_return_values() -> None:
             n for n, i in enumerate(items) if isinstance(i, ToolCallCompleted) and i.call.id == result.call_id
         )
         assert items.index(result) > completed
-    assert isinstance(items[0], TextDelta)
+    assert isinstance(items[0], streamcalls.StreamStarted)
+    assert isinstance(items[1], TextDelta)
 
 
 async def test_results_come_in_completion_order() -> None:
@@ -204,14 +205,15 @@ async def test_a_tool_starts_before_the_stream_goes_on() -> None:
                 gate.allow(3)
     assert seen_by_tool == [1]
     names = [type(i).__name__ for i in items]
-    assert names[:5] == [
+    assert names[:6] == [
+        "StreamStarted",
         "ToolCallStarted",
         "ToolCallDelta",
         "ToolCallCompleted",
         "ToolResult",
         "ToolCallStarted",
     ]
-    assert items[3] == ToolResult("call_a", "add", "3")
+    assert items[4] == ToolResult("call_a", "add", "3")
     assert ToolResult("call_b", "echo", "hi") in items
 
 

@@ -18,7 +18,7 @@ import streamcalls
 from streamcalls import ToolCallCompleted, UsageError
 from streamcalls.codec import CODEC_PROVIDERS, CodecProviderName
 from tests.streams import openai_call_start, openai_chunk, openai_finish
-from tests.support import plain
+from tests.support import DATA, plain
 
 pytestmark = pytest.mark.anyio
 
@@ -188,7 +188,15 @@ async def test_the_turn_follows_each_provider_rules_with_results_in_call_order(
     ]
     written = streamcalls.encode_call(calls, provider, text="Let me check both.")
     assistant = written if isinstance(written, list) else [written]
-    assert turn[: len(assistant)] == assistant
+    # ... but with the arguments as the model wrote them, where the provider takes a string.
+    as_written = msgspec.json.encode(assistant)
+    for city in (b"Paris", b"Oslo"):
+        as_written = as_written.replace(
+            b'{\\"city\\":\\"' + city + b'\\"}', b'{\\"city\\": \\"' + city + b'\\"}'
+        )
+    assert turn[: len(assistant)] == msgspec.json.decode(as_written)
+    if provider in ("openai", "openai-responses", "cohere"):
+        assert as_written != msgspec.json.encode(assistant)  # the raw text did go in
 
 
 async def test_the_order_is_the_calls_not_the_results() -> None:
@@ -293,3 +301,49 @@ async def test_the_next_request_round_trips() -> None:
     decoded = msgspec.json.decode(msgspec.json.encode(conversation))
     assert decoded == conversation
     assert [c.id for c in streamcalls.extract(decoded[1])] == ["call_a", "call_b"]
+
+
+# -- the run's turn: reasoning goes back too ---------------------------------------------------------
+
+THINKING = (DATA / "anthropic" / "interleaved_thinking.sse").read_bytes()
+
+
+async def test_the_run_s_turn_and_messages_keep_anthropic_s_thinking_between_the_calls() -> None:
+    async def tool(**arguments: Any) -> str:
+        return "ok"
+
+    events = streamcalls.aparse(_chunks(THINKING[:700], THINKING[700:]), provider="anthropic")
+    async with streamcalls.run_tools(events, {"get_weather": tool, "read_calendar": tool}) as run:
+        async for _ in run:
+            pass
+    turn = run.turn
+    assert turn == streamcalls.accumulate(streamcalls.parse(THINKING, "anthropic"))
+    assert (turn.provider, turn.finish_reason) == ("anthropic", "tool_calls")
+    assistant, results = plain(run.messages("anthropic"))
+    assert [block["type"] for block in assistant["content"]] == [
+        "thinking",
+        "tool_use",
+        "thinking",
+        "redacted_thinking",
+        "tool_use",
+    ]
+    assert all(block["signature"] for block in assistant["content"] if block["type"] == "thinking")
+    assert [block["tool_use_id"] for block in results["content"]] == [
+        "toolu_01WeatherParis",
+        "toolu_01CalendarRead",
+    ]
+    assert run.messages("anthropic") == streamcalls.encode_turn(turn, "anthropic", run_results(run))
+
+
+def run_results(run: streamcalls.ToolRun) -> list[streamcalls.ToolResult]:
+    return [streamcalls.ToolResult(call.id, call.name, "ok") for call in run.calls]
+
+
+async def test_the_turn_is_read_while_the_run_goes_on() -> None:
+    seen = []
+    async with streamcalls.run_tools(streamcalls.aparse(_chunks(*SLOW_FIRST)), [slow, fast]) as run:
+        async for item in run:
+            if isinstance(item, ToolCallCompleted):
+                seen.append(len(run.turn.calls))
+    assert seen == [1, 2]  # a call is in the turn from its ToolCallCompleted on
+    assert run.turn.text == "Let me check both."

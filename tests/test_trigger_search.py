@@ -3,7 +3,7 @@
 A short text is searched by one pattern holding every trigger; a long one (more than
 ``_triggers.SHORT`` characters) by one scan per first character, with ``str.find`` for a
 literal and for a first character until ``MISSES`` of its occurrences were no trigger
-(streamcalls/detectors/_triggers.py).  The tests here run the same documents with the
+(streamcalls/detectors/_engine/triggers.py).  The tests here run the same documents with the
 thresholds forced each way -- every text through the one pattern, every text through the
 scans, the scans handing over to the regex engine at once -- and require the same events.
 """
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamcalls import ToolCallCompleted
-from streamcalls.detectors import _triggers
+from streamcalls import ReasoningDelta, ToolCallCompleted
+from streamcalls.detectors._engine import triggers as _triggers
 from tests.support import split_at
 from tests.test_markup_conservation import documents, run
 
@@ -61,3 +61,13 @@ def test_a_trigger_after_many_lookalikes_in_a_long_text_is_found(misses: int) ->
     with thresholds(_triggers.SHORT, misses):
         events = run([text.encode()])
     assert [e.call.name for e in events if isinstance(e, ToolCallCompleted)] == ["f"]
+
+
+@pytest.mark.parametrize(("short", "misses"), WAYS)
+def test_a_line_trigger_that_joins_another_scan_still_needs_its_line_start(short: int, misses: int) -> None:
+    # <think> counts at a line start only; its "<" is looked for by the markers' scan anyway, which
+    # it joins behind a line end (see _scans).
+    text = "a <b> " * 300 + "mid <think>no</think> x\n<think>yes</think>\n" + "<i> " * 300
+    with thresholds(short, misses):
+        events = run([text.encode()], detect=("think", "hermes", "deepseek"))
+    assert "".join(e.text for e in events if isinstance(e, ReasoningDelta)) == "yes"

@@ -21,9 +21,12 @@ from streamcalls import (
     Event,
     ParseError,
     ProviderName,
+    ReasoningCompleted,
     ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
     StreamParser,
+    StreamStarted,
     TextDelta,
     ToolCall,
     ToolCallCompleted,
@@ -34,7 +37,8 @@ from streamcalls import (
 from streamcalls._lenient import MAX_SKIPPED, error_path
 from streamcalls.providers.gemini import BLOCK_REASON_NAMES, FINISH_REASON_NAMES
 from tests.eventstream import frame
-from tests.support import bytewise, counter_ids, feed_chunks, normalize
+from tests.support import after_start, bytewise, counter_ids, normalize
+from tests.support import feed_content as feed_chunks
 
 SKIPPED = "skipped the value of an unexpected type at "
 
@@ -180,7 +184,7 @@ def test_feed_event_reads_the_rest_and_leaves_the_callers_data_alone(provider: P
     before = copy.deepcopy(objects)
     parser = StreamParser(provider)
     events = [event for obj in objects for event in parser.feed_event(obj)] + parser.close()
-    check(events, path, rest)
+    check(after_start(events), path, rest)
     assert objects == before
 
 
@@ -249,13 +253,13 @@ def test_invalid_utf8_with_a_bad_value(mode: str) -> None:
     data = b'data: {"choices": [{"delta": {"content": "a\xff", "refusal": 1}}]}\n\n'
     events = StreamParser("openai", invalid_utf8=mode).feed(data)
     if mode == "replace":
-        assert [type(e) for e in events] == [ParseError, TextDelta]
-        assert events[1] == TextDelta("a\ufffd")
+        assert [type(e) for e in events] == [ParseError, StreamStarted, TextDelta]
+        assert events[2] == TextDelta("a\ufffd")
     else:  # only the bad byte is dropped (reported at its stream offset); the rest is read
-        assert [type(e) for e in events] == [ParseError, ParseError, TextDelta]
+        assert [type(e) for e in events] == [ParseError, ParseError, StreamStarted, TextDelta]
         assert isinstance(events[0], ParseError)
         assert events[0].message == "invalid UTF-8 at stream byte 43 (1 byte); dropped"
-        assert events[2] == TextDelta("a")
+        assert events[3] == TextDelta("a")
 
 
 # -- the path in msgspec's message ---------------------------------------------------------
@@ -347,4 +351,10 @@ def test_reasoning_is_read_around_a_bad_value() -> None:
         {"candidates": [{"content": {"parts": [{"text": "say"}]}, "finishReason": "STOP"}]},
     )
     events = [e for e in feed_chunks([data], "gemini") if type(e) is not ParseError]
-    assert events == [ReasoningDelta("think"), TextDelta("say"), StreamFinished("stop", None, "STOP")]
+    assert events == [
+        ReasoningStarted(kind="thought"),
+        ReasoningDelta("think"),
+        ReasoningCompleted(),
+        TextDelta("say"),
+        StreamFinished("stop", None, "STOP"),
+    ]

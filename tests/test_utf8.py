@@ -20,7 +20,8 @@ from streamcalls import Event, ParseError, StreamParser, TextDelta, ToolCallComp
 from streamcalls.framing._utf8 import Utf8Filter
 from tests.eventstream import frame, message
 from tests.streams import OPENAI_DONE, openai_args, openai_call_start, openai_chunk, openai_finish
-from tests.support import DATA, bytewise, feed_chunks, normalize, split_at
+from tests.support import DATA, bytewise, normalize, split_at
+from tests.support import feed_content as feed_chunks
 
 # -- the oracle --------------------------------------------------------------------------------------
 

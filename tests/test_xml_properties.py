@@ -21,9 +21,9 @@ from tests.conservation import check_conservation
 from tests.support import check_protocol, feed_chunks, normalize, split_at
 from tests.test_markup_conservation import TINY, XML_FORMATS, damaged, xml_markup
 
-ALL = tuple(DETECTORS)
+ALL = tuple(name for name, kind in DETECTORS.items() if not kind.opens_text)  # (think_prompted: alone)
 HARMONY = "harmony" in ALL  # with every detector on, Harmony's framing may vanish (tests/conservation.py)
-XML = ("hermes", "qwen3_coder", "glm", "minimax")
+XML = ("hermes", "qwen3_coder", "glm", "minimax", "dsml")
 
 # One schema for every tool: the key says the type.
 KINDS = {
@@ -74,7 +74,7 @@ def arguments(draw: st.DrawFn) -> dict[str, Any]:
 between = st.text("ab .,!?|=-()né😀\n", max_size=20)
 blocks = st.tuples(
     between,
-    st.sampled_from(list(XML_FORMATS)),
+    st.sampled_from([fmt for fmt in XML_FORMATS if fmt != "dsml_bare"]),  # blocks, each with its end
     st.lists(st.tuples(st.sampled_from(NAMES), arguments()), min_size=1, max_size=3),
 )
 
@@ -97,7 +97,7 @@ def test_template_written_calls_between_prose_survive_any_chunking(
     for before, fmt, calls in parts:
         markup = xml_markup(fmt, calls)
         text += before + markup
-        # Between two blocks the template's line end is text (rule 3); inside a MiniMax block it is markup.
+        # Between two blocks the template's line end is text (rule 3); inside a MiniMax or DSML block it is markup.
         expected_text += before + ("\n" * (len(calls) - 1) if fmt in ("qwen3_coder", "glm45") else "")
         expected += [(name, args, XML_FORMATS[fmt]) for name, args in calls]
     text += tail
@@ -137,8 +137,8 @@ def test_broken_markup_fails_visibly_or_stays_text_whatever_the_chunking(
         options["limits"] = TINY  # a limit cuts a call: its raw up to there, the rest of its markup dropped
     whole = feed_chunks([raw], "text", **options)
     check_protocol(whole)
-    check_conservation(text, whole, harmony=HARMONY)
+    check_conservation(text, whole, harmony=HARMONY, think=True)
     cuts = data.draw(st.lists(st.integers(0, len(raw)), max_size=20))
     chunked = feed_chunks(split_at(raw, cuts), "text", **options)
-    check_conservation(text, chunked, harmony=HARMONY)
+    check_conservation(text, chunked, harmony=HARMONY, think=True)
     assert normalize(chunked) == normalize(whole)

@@ -31,12 +31,13 @@ from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from .._errors import ProviderFailure, UsageError
-from .._events import Event, ProviderError, ToolCall, ToolCallCompleted
+from .._events import Event, ProviderError, ToolCall, ToolCallCompleted, ToolCallFailed
 from .._names import CodecProviderName, OpenAIChatName
 from .._results import ToolResult
+from .._turn import Turn, TurnBuilder
+from ..codec._history import encode_turn, failed_call
 from ..codec._params import AnthropicMessage, OpenAIMessage, ResponsesItem
 from ..codec._tool import Tool
-from ..codec._turn import Turn
 from ._aparse import aclose_quietly
 from ._invoke import Invoker, Tools, tools_by_name
 
@@ -187,6 +188,7 @@ class ToolRun:
         "_limiter",
         "_raises",
         "_receive",
+        "_results",
         "_task_group",
         "_tools",
         "_turn",
@@ -207,7 +209,8 @@ class ToolRun:
         self._task_group: TaskGroup | None = None
         self._receive: MemoryObjectReceiveStream[_Message] | None = None
         self._bare: AsyncGenerator[Item, None] | None = None  # iterated without the block
-        self._turn = Turn()
+        self._turn = TurnBuilder()
+        self._results: dict[str, ToolResult] = {}  # by call id
         self._ended = False  # the iteration ended, or the block was left
 
     # -- the block ---------------------------------------------------------------
@@ -281,7 +284,10 @@ class ToolRun:
         if type(message) is _SourceFailed:
             self._ended = True
             raise message.error
-        self._turn.add(message)
+        if type(message) is ToolResult:
+            self._results[message.call_id] = message
+        else:
+            self._turn.add(message)
         return message  # type: ignore[return-value]
 
     async def results(self) -> AsyncIterator[ToolResult]:
@@ -289,6 +295,13 @@ class ToolRun:
         async for item in self:
             if type(item) is ToolResult:
                 yield item
+
+    @property
+    def turn(self) -> Turn:
+        """The turn of the run's stream so far (all of it once the loop has ended): its text,
+        reasoning and calls in order, its finish reason, usage and errors -- see
+        :class:`~streamcalls.Turn`.  :meth:`messages` writes it back."""
+        return self._turn.turn
 
     @property
     def calls(self) -> tuple[ToolCall, ...]:
@@ -304,7 +317,9 @@ class ToolRun:
                 if not run.calls:
                     break  # the model answered without calls
         """
-        return self._turn.calls
+        turn = self._turn.turn
+        failed = [failed_call(e)[0] for e in turn.errors if type(e) is ToolCallFailed and e.name]
+        return tuple(sorted((*turn.calls, *failed), key=lambda call: call.index))
 
     @overload
     def messages(self, provider: OpenAIChatName) -> list[OpenAIMessage]: ...
@@ -317,22 +332,23 @@ class ToolRun:
     def messages(self, provider: CodecProviderName) -> Any:
         """The messages to append to the conversation for the next request, after the loop.
 
-        The assistant's turn -- its text and its calls, as
-        :func:`~streamcalls.encode_call` writes them -- then the tools'
-        results in call order, grouped as the provider requires (as
-        :func:`~streamcalls.encode_result` groups a list).  No call: the
-        assistant's text alone (nothing if there was none).  Every call gets a
-        result, since all but Ollama refuse a call without one: a call whose
-        tool did not finish (the run was left early) gets an error result
-        saying so, and a call that failed to parse goes in with empty
-        arguments and an error result quoting why, so that the model can call
-        again.
+        :func:`~streamcalls.encode_turn` of :attr:`turn` with the tools' results:
+        the assistant's turn -- its reasoning with everything the provider
+        requires back (Anthropic's signed thinking blocks, Responses reasoning
+        items, ``reasoning_content``, ...), its text and its calls, in the order
+        they came -- then the results in call order, grouped as the provider
+        requires (as :func:`~streamcalls.encode_result` groups a list).  No call:
+        the assistant's turn alone (nothing if it wrote nothing).  Every call gets
+        a result, since all but Ollama refuse a call without one: a call whose
+        tool did not finish (the run was left early) gets an error result saying
+        so, and a call that failed to parse goes in with empty arguments and an
+        error result quoting why, so that the model can call again.
 
         :raises UsageError: before the loop has ended, or for an unknown provider.
         """
         if not self._ended:
             raise UsageError("messages() is read after the loop: the turn is not over yet")
-        return self._turn.messages(provider)
+        return encode_turn(self._turn.turn, provider, self._results.values())
 
     # -- the tasks ---------------------------------------------------------------
 

@@ -15,9 +15,13 @@ from .._events import (
     Event,
     ParseError,
     ProviderError,
+    ReasoningCompleted,
     ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
+    StreamStarted,
     TextDelta,
+    TextSignature,
     ToolCallCompleted,
     ToolCallDelta,
     ToolCallFailed,
@@ -48,6 +52,19 @@ def describe(event: Event) -> str:
         return f"text       {event.text!r}"
     if isinstance(event, ReasoningDelta):
         return f"reasoning  {event.text!r}"
+    if isinstance(event, StreamStarted):
+        named = "".join(
+            f", {key} {value}" for key, value in (("model", event.model), ("id", event.response_id)) if value
+        )
+        return f"started    {event.provider}{named}"
+    if isinstance(event, ReasoningStarted):
+        named = "".join(f" {key} {value}" for key, value in (("kind", event.kind), ("id", event.id)) if value)
+        return f"reasoning  begins{named}"
+    if isinstance(event, ReasoningCompleted):
+        kept = [key for key in ("signature", "redacted", "encrypted") if getattr(event, key) is not None]
+        return "reasoning  ends" + (f" ({', '.join(kept)})" if kept else "")
+    if isinstance(event, TextSignature):
+        return "text       signed"
     if isinstance(event, ToolCallStarted):
         return f"call #{event.index} started   {event.name} (id {event.id})"
     if isinstance(event, ToolCallDelta):

@@ -6,6 +6,9 @@
 - :func:`encode_tools`, :func:`encode_call`, :func:`encode_result`: tool
   definitions, the assistant's calls and the tools' results in each
   provider's request format;
+- :func:`encode_turn`: a whole :class:`~streamcalls.Turn` -- its reasoning
+  with the signatures the provider requires back, its text, its calls with
+  their arguments as written -- and its results, for the next request;
 - :func:`augment_system_prompt`: the ``~~~tool_call`` fence protocol for
   models without native tool calls.
 
@@ -26,6 +29,7 @@ from .._names import CodecProviderName
 from ._context import ToolContext
 from ._encode import Message, ToolSpec, encode_call, encode_result, encode_tools
 from ._extract import extract
+from ._history import encode_turn
 from ._names import CODEC_PROVIDERS
 from ._prompt import augment_system_prompt
 from ._tool import Tool
@@ -41,5 +45,6 @@ __all__ = (
     "encode_call",
     "encode_result",
     "encode_tools",
+    "encode_turn",
     "extract",
 )

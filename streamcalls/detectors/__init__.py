@@ -17,10 +17,20 @@ One detector per format, enabled by name through ``StreamParser(detect=...)``:
 - ``"glm"``: GLM-4.5 to 4.7 ``<tool_call>name<arg_key>...<arg_value>...``;
 - ``"minimax"``: MiniMax-M2 ``<minimax:tool_call><invoke name=...><parameter name=...>``.
 
-The last three write values as bare text, typed by the tools' parameter schemas
-(:mod:`._values`) and streamed as the arguments' JSON (:mod:`._xmlcall`).  ``hermes``,
-``qwen3_coder`` and ``glm`` share the ``<tool_call>`` opener: with more than one of them on,
-one detector owns it and hands each region to the format that follows it (:mod:`._tooltag`).
+The package is three layers, each importing only those before it:
+
+- ``_engine/``: the engine -- one state machine (an ``IntEnum`` of states per detector, one step
+  each, one loop), what a detector is, the markup record that keeps rule 8, the one trigger
+  search, the text channel, openers shared by several formats, the tools' parameter types;
+- ``_parts/``: the shared parts formats are built from -- call objects and runs of them, JSON
+  arguments, delimited blocks, JSON calls between tokens, the typed XML parameter rules and the
+  tag formats, Python-literal arguments and call lists, reasoning between tags;
+- ``formats/``: one small module per format, declared on the engine and its parts.
+
+Formats that write values as bare text are typed by the tools' parameter schemas
+(:mod:`._parts.values`) and streamed as the arguments' JSON (:mod:`._parts.xmlparams`).
+Formats that share an opener (``<tool_call>``: ``hermes``, ``qwen3_coder``, ``glm``) share it
+when several are on: what follows the opener picks the format (:mod:`._engine.shared`).
 
 Every detector is built the same way, by :func:`build_channel`:
 ``cls(calls, tools, out, types)`` -- the parser's call assembler, the tool
@@ -65,7 +75,7 @@ its failure.  No text comes between a call's start and its end.
 
 A detector keeps the rule by construction: the channel records what each
 ``feed`` consumes into the detector's ``markup``
-(:mod:`~streamcalls.detectors._markup`), and the detector opens its calls
+(:mod:`._engine.markup`), and the detector opens its calls
 there, marks where arguments begin and end and where a run's next call
 begins, and fails through it.  ``tests/conservation.py`` checks the rule from
 the events alone, on every fuzz input (any provider's text) and in property
@@ -86,43 +96,15 @@ from .._errors import UsageError
 from .._events import Event
 from .._models import detectors_for_model
 from .._tooldefs import read_tools
-from ._base import Detector
-from ._channel import TextChannel
-from ._tooltag import SHARED, ToolCallTag
-from ._values import ToolTypes
-from .deepseek import DeepSeekDetector
-from .fence import FenceDetector
-from .glm import GlmDetector
-from .harmony import HarmonyDetector
-from .hermes import HermesDetector
-from .kimi import KimiDetector
-from .llama import LlamaDetector
-from .minimax import MinimaxDetector
-from .mistral import MistralDetector
-from .pythonic import PythonicDetector
-from .qwen3_coder import Qwen3CoderDetector
-from .rawjson import JsonDetector
+from ._engine.channel import TextChannel
+from ._engine.detector import Detector
+from ._engine.shared import share
+from ._engine.tools import ToolTypes
+from .formats import FORMATS
 
 __all__ = ("DEFAULT_DETECT", "DETECTORS", "TextChannel", "build_channel", "default_detect", "follow_model")
 
-DETECTORS: dict[str, type[Detector]] = {
-    cls.name: cls
-    for cls in (
-        FenceDetector,
-        JsonDetector,
-        HermesDetector,
-        MistralDetector,
-        LlamaDetector,
-        DeepSeekDetector,
-        HarmonyDetector,
-        KimiDetector,
-        PythonicDetector,
-        Qwen3CoderDetector,
-        GlmDetector,
-        MinimaxDetector,
-    )
-}
-
+DETECTORS: dict[str, type[Detector]] = {cls.name: cls for cls in FORMATS}
 # What a stream gets by default: the project's fences and bare JSON.
 DEFAULT_DETECT: tuple[str, ...] = ("fence", "json")
 
@@ -154,22 +136,13 @@ def build_channel(
 
     def build(detect: Iterable[str]) -> list[Detector]:
         detectors: list[Detector] = []
-        shared: list[Detector] = []
         for name in dict.fromkeys(detect):
             cls = DETECTORS.get(name)
             if cls is None:
                 known = ", ".join(repr(n) for n in DETECTORS)
                 raise UsageError(f"unknown detector {name!r}; expected some of {known}")
-            detector = cls(calls, names, out, types)
-            if name in SHARED:
-                if not shared:
-                    detectors.append(detector)  # its place, kept for the shared opener
-                shared.append(detector)
-            else:
-                detectors.append(detector)
-        if len(shared) > 1:
-            detectors[detectors.index(shared[0])] = ToolCallTag(calls, names, out, types, formats=shared)
-        return detectors
+            detectors.append(cls(calls, names, out, types))
+        return share(detectors)  # formats of one opener enabled together share it
 
     return TextChannel(out, build, detect, fallback=fallback, max_candidate=calls.limits.max_arguments_bytes)
 

@@ -8,7 +8,15 @@ each payload: ``message_start{message{usage}}``, then per content block
 ``signature_delta``, ``citations_delta``), ``content_block_stop{index}``;
 then ``message_delta{delta{stop_reason}, usage{output_tokens}}`` and
 ``message_stop``.  ``ping`` keeps the connection alive; ``error`` carries
-``{error{type, message}}``.  There is no ``[DONE]``.
+``{error{type, message}}``.  There is no ``[DONE]``.  ``message_start``'s
+message names the ``id`` and the ``model`` (the stream's start).
+
+Each ``thinking`` block is one reasoning block: its ``thinking_delta`` text,
+and the ``signature_delta`` that comes at its end (the SDK's
+``SignatureDelta``) on its :class:`~streamcalls.ReasoningCompleted`.  A
+``redacted_thinking`` block carries only ``data``, given at its start: a
+block without text whose end carries it as ``redacted``.  With interleaved
+thinking, blocks come between ``tool_use`` blocks, and so do their events.
 
 A tool call completes when its ``partial_json`` closes, or at its block's
 ``content_block_stop`` (a no-argument tool sends only ``""``); text after
@@ -41,6 +49,8 @@ class _Block(msgspec.Struct, gc=False):
     input: dict[str, Any] | None = None
     text: str | None = None
     thinking: str | None = None
+    signature: str | None = None  # "" at a thinking block's start; a complete response's whole one
+    data: str | None = None  # redacted_thinking
 
 
 class _Delta(msgspec.Struct, gc=False):
@@ -48,6 +58,7 @@ class _Delta(msgspec.Struct, gc=False):
     text: str | None = None
     partial_json: str | None = None
     thinking: str | None = None
+    signature: str | None = None
     stop_reason: str | None = None
 
 
@@ -59,6 +70,8 @@ class _Usage(msgspec.Struct, gc=False):
 
 
 class _Message(msgspec.Struct, gc=False):
+    id: str | None = None
+    model: str | None = None
     usage: _Usage | None = None
 
 
@@ -106,6 +119,10 @@ class AnthropicAdapter(Adapter):
         self._blocks: dict[int, int] = {}  # content block index -> _TEXT/_THINKING/_IGNORED
         self._stop_reason: str | None = None
         self._usage = _Usage()
+
+    def head(self, view: _Event, raw: Any) -> tuple[object, object]:
+        message = view.message
+        return (message.model, message.id) if message is not None else (None, None)
 
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:
@@ -156,10 +173,21 @@ class AnthropicAdapter(Adapter):
                     self.feed_arguments(call, text)
         elif kind == "text_delta":
             if delta.text and self._blocks.get(event.index) != _IGNORED:
-                self.emit.text(delta.text)
+                self.emit.text(delta.text)  # (an open reasoning block ends: see Emitter.text)
         elif kind == "thinking_delta":
-            if delta.thinking:
+            if delta.thinking and self._blocks.get(event.index) == _THINKING:
                 self.emit.reasoning(delta.thinking)
+                self._apart_from_calls()
+        elif kind == "signature_delta":
+            if delta.signature and self._blocks.get(event.index) == _THINKING:
+                self.emit.reasoning_note(signature=delta.signature)
+                self._apart_from_calls()
+
+    def _apart_from_calls(self) -> None:
+        """A thinking block that opened over a call whose block never stopped ends at once: a
+        call's events never come inside a reasoning block."""
+        if self._calls:
+            self.emit.reasoning_end()
 
     def _block_start(self, event: _Event) -> None:
         block = event.content_block
@@ -167,6 +195,7 @@ class AnthropicAdapter(Adapter):
             return
         kind = block.type
         index = event.index
+        self.emit.reasoning_end()  # a thinking block whose content_block_stop never came
         if kind == "tool_use":
             call = self.emit.calls.open(block.id, block.name, "native")
             if call is not None:
@@ -177,18 +206,25 @@ class AnthropicAdapter(Adapter):
             self._blocks[index] = _TEXT
             if block.text:
                 self.emit.text(block.text)
-        elif kind == "thinking":
+        elif kind in ("thinking", "redacted_thinking"):
             self._blocks[index] = _THINKING
+            self.emit.reasoning_start(kind=kind)
             if block.thinking:
                 self.emit.reasoning(block.thinking)
+            # A complete response's signature, or a server that sends it whole; redacted data.
+            self.emit.reasoning_note(signature=block.signature, redacted=block.data)
+            self._apart_from_calls()
         else:
             self._blocks[index] = _IGNORED
 
     def _block_stop(self, index: int) -> None:
+        # A thinking block ends here, or (mangled input) one still open ends before anything else.
+        self.emit.reasoning_end()
         call = self._calls.pop(index, None)
+        kind = self._blocks.pop(index, None)
         if call is not None:
             self.emit.calls.end(call)
-        elif self._blocks.pop(index, None) == _TEXT:
+        elif kind == _TEXT:
             self.emit.text_end()
 
     def _add_usage(self, usage: _Usage) -> None:

@@ -21,6 +21,13 @@ Errors are exception messages (``throttlingException``,
 :class:`~streamcalls.ProviderError`.  Payloads may carry a random ``p``
 padding field, which is ignored like every unknown field and event.
 
+Each content block of ``reasoningContent`` deltas is one reasoning block
+(``kind`` ``"reasoningText"``, or ``"redactedContent"`` when it opens with
+that): its ``text`` deltas, then its ``signature`` and ``redactedContent``
+(base64 in the JSON payload, bytes from boto3: written as base64) on its end,
+at the block's ``contentBlockStop``.  The stream names no model or id: its
+start says only that it is Bedrock's.
+
 boto3 hands the same events over already decoded, one key per event
 (``{"contentBlockDelta": {...}}``): :meth:`BedrockAdapter.on_object` takes
 those dicts, exceptions included, and treats them exactly as the bytes.
@@ -42,6 +49,7 @@ blocks are skipped, the text around them read.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from typing import Any
 
@@ -77,7 +85,10 @@ class _ToolUseDelta(msgspec.Struct):
 
 
 class _Reasoning(msgspec.Struct):
-    text: str | None = None  # signature and redactedContent carry no text
+    text: str | None = None
+    signature: str | None = None
+    # base64 text in the JSON payload; the bytes themselves from boto3
+    redacted_content: Any = msgspec.field(default=None, name="redactedContent")
 
 
 class _Delta(msgspec.Struct, rename="camel"):
@@ -177,6 +188,7 @@ class BedrockAdapter(Adapter):
         "_calls",
         "_handlers",
         "_metadata_seen",
+        "_reasoning_block",
         "_server_blocks",
         "_stop_reason",
         "_text_blocks",
@@ -188,6 +200,7 @@ class BedrockAdapter(Adapter):
         self._calls: dict[int, Call] = {}  # content block index -> call
         self._text_blocks: set[int] = set()
         self._server_blocks: set[int] = set()  # a server tool's use or result
+        self._reasoning_block: int | None = None  # the content block index of the open reasoning block
         self._stop_reason: str | None = None  # set by messageStop
         self._usage: Usage | None = None
         self._metadata_seen = False
@@ -214,6 +227,9 @@ class BedrockAdapter(Adapter):
     def on_record(self, name: str | None, data: bytes) -> None:
         if name is None:
             return
+        if not self.emit.started:
+            self._first(self.on_record, name, data)
+            return
         handler = self._handlers.get(name)
         if handler is None and not _is_error(name):
             return  # an event this adapter does not use
@@ -231,6 +247,9 @@ class BedrockAdapter(Adapter):
         if not isinstance(data, dict):
             self.emit.parse_error("a Bedrock event is a dict with one key, the event type", repr(obj)[:200])
             return
+        if not self.emit.started:
+            self._first(self.on_object, data)
+            return
         for name, body in data.items():
             handler = self._handlers.get(name)
             if handler is None and not _is_error(name):
@@ -241,6 +260,12 @@ class BedrockAdapter(Adapter):
             event = self.convert_view(body, view, f"Bedrock {name} event")
             if event is not None:
                 method(event)
+
+    def _first(self, read: Callable[..., None], *record: Any) -> None:
+        """The first record: the stream's start (Bedrock names no model or id), then the record."""
+        self.emit.start(self.name)
+        read(*record)
+        self.emit.opening = False
 
     def _ended(self, name: str, raw: bytes | str) -> bool:
         """After messageStop only metadata and errors are expected; after the end, nothing."""
@@ -260,6 +285,7 @@ class BedrockAdapter(Adapter):
         if (tool is not None and tool.type not in _CLIENT_TOOL_USE) or start.tool_result is not None:
             self._server_blocks.add(event.content_block_index)
         elif tool is not None:
+            self._end_reasoning()
             self.emit.text_end()
             call = self.emit.calls.open(tool.tool_use_id, tool.name, "native")
             if call is not None:
@@ -274,8 +300,8 @@ class BedrockAdapter(Adapter):
         if delta.text:
             self._text_blocks.add(index)
             emit.text(delta.text)
-        if delta.reasoning_content is not None and delta.reasoning_content.text:
-            emit.reasoning(delta.reasoning_content.text)
+        if delta.reasoning_content is not None:
+            self._reasoning(index, delta.reasoning_content)
         tool = delta.tool_use
         if tool is not None and tool.input:
             call = self._calls.get(index)
@@ -287,8 +313,34 @@ class BedrockAdapter(Adapter):
             elif index not in self._server_blocks:
                 emit.parse_error(f"tool input for content block {index}, which started no tool use; ignored")
 
+    def _reasoning(self, index: int, reasoning: _Reasoning) -> None:
+        emit = self.emit
+        redacted = reasoning.redacted_content
+        if isinstance(redacted, (bytes, bytearray)):  # from boto3: the blob itself
+            redacted = base64.b64encode(redacted).decode("ascii")
+        elif not isinstance(redacted, str):
+            redacted = None
+        if index != self._reasoning_block or not emit.reasoning_open:
+            emit.reasoning_start(kind="reasoningText" if redacted is None else "redactedContent")
+            self._reasoning_block = index
+        if reasoning.text:
+            emit.reasoning(reasoning.text, emit.reasoning_kind)
+        if reasoning.signature or redacted:
+            emit.reasoning_note(signature=reasoning.signature, redacted=redacted)
+        if self._calls:  # a call's events never come inside a reasoning block: it ends at once
+            self._end_reasoning()
+
+    def _end_reasoning(self) -> None:
+        self._reasoning_block = None
+        self.emit.reasoning_end()
+
     def _block_stop(self, event: _BlockStop) -> None:
         index = event.content_block_index
+        if index == self._reasoning_block:
+            self._end_reasoning()
+            return
+        if self.emit.reasoning_open:  # another block's end while a reasoning block is open
+            self._end_reasoning()
         call = self._calls.pop(index, None)
         if call is not None:
             self.emit.calls.end(call)
@@ -299,6 +351,7 @@ class BedrockAdapter(Adapter):
             self.emit.text_end()
 
     def _message_stop(self, event: _MessageStop) -> None:
+        self._end_reasoning()
         self._stop_reason = event.stop_reason or ""
         self.emit.calls.end_open()  # no call event may follow the end marker
         if self._metadata_seen:

@@ -5,7 +5,8 @@ Wire format: SSE; each ``data:`` payload is a JSON object with a ``type``
 
 - ``message-start{id, delta.message{role, content: [], tool_plan: "", tool_calls: []}}``
 - ``tool-plan-delta{delta.message.tool_plan}``: the model's plan before it
-  calls tools, reported as reasoning.
+  calls tools, reported as reasoning: one block of kind ``"tool_plan"``,
+  ended by the first call (or text, or the end).
 - ``tool-call-start{index, delta.message.tool_calls{id, type, function{name, arguments: ""}}}``
   -- ``tool_calls`` is one object here, not a list --, then
   ``tool-call-delta{index, delta.message.tool_calls.function.arguments}``
@@ -13,7 +14,8 @@ Wire format: SSE; each ``data:`` payload is a JSON object with a ``type``
   start and end only; its arguments are ``{}``.  Text after a call's closed
   arguments is reported on that call (a ParseError), never a call.
 - ``content-start/content-delta/content-end{index, delta.message.content{text | thinking}}``:
-  text, or a reasoning model's ``thinking``.
+  text, or a reasoning model's ``thinking`` (a reasoning block of kind
+  ``"thinking"``, ended by its ``content-end``).
 - ``citation-start/end`` and ``debug`` are ignored.
 - ``message-end{delta{finish_reason, usage{billed_units, tokens, cached_tokens}, error?}}``
   ends the stream; ``finish_reason`` is COMPLETE, STOP_SEQUENCE,
@@ -25,6 +27,7 @@ stream too.  ERROR and TIMEOUT are in-stream errors: a ProviderError (with
 open.  A payload without a ``type`` holding only a ``message`` string is
 Cohere's error body written into the stream, and is reported the same way.
 Usage counts are the model's ``tokens``, else the ``billed_units``.
+``message-start``'s ``id`` is the stream's start (no model is named).
 """
 
 from __future__ import annotations
@@ -84,6 +87,7 @@ class _Delta(msgspec.Struct):
 
 class _Event(msgspec.Struct):
     type: str = ""
+    id: str | None = None  # message-start
     index: int = 0
     delta: _Delta | None = None
     message: Any = None  # only in an error body
@@ -156,6 +160,9 @@ class CohereAdapter(Adapter):
     def recognizes(cls, name: str | None, obj: Any) -> bool:
         return isinstance(obj, dict) and (obj.get("type") in EVENT_TYPES or name in EVENT_TYPES)
 
+    def head(self, view: _Event, raw: Any) -> tuple[object, object]:
+        return None, view.id
+
     def handle(self, event: _Event, name: str | None) -> None:
         kind = event.type or name or ""
         emit = self.emit
@@ -171,21 +178,26 @@ class CohereAdapter(Adapter):
             content = message.content if message is not None else None
             if isinstance(content, _Content):
                 if content.thinking:
-                    emit.reasoning(content.thinking)
+                    emit.reasoning(content.thinking, "thinking")
+                    self._apart_from_calls()
                 if content.text:
-                    emit.text(content.text)
+                    emit.text(content.text)  # (an open reasoning block ends: see Emitter.text)
         elif kind == "tool-plan-delta":
             if message is not None and message.tool_plan:
-                emit.reasoning(message.tool_plan)
+                emit.reasoning(message.tool_plan, "tool_plan")
+                self._apart_from_calls()
         elif kind == "tool-call-start":
+            emit.reasoning_end()
             tool_call = message.tool_calls if message is not None else None
             if isinstance(tool_call, _ToolCall):
                 self._start(event.index, tool_call)
         elif kind == "tool-call-end":
+            emit.reasoning_end()
             call = self._calls.pop(event.index, None)
             if call is not None:
                 emit.calls.end(call)
         elif kind == "content-end":
+            emit.reasoning_end()
             emit.text_end()
         elif kind == "message-end":
             self._finish(delta or _Delta())
@@ -201,6 +213,12 @@ class CohereAdapter(Adapter):
         call = self._calls[index]
         if call is not None:
             self.feed_arguments(call, arguments)
+
+    def _apart_from_calls(self) -> None:
+        """A plan (or thinking) that came back after the calls began ends at once: a call's
+        events never come inside a reasoning block."""
+        if any(call is not None for call in self._calls.values()):
+            self.emit.reasoning_end()
 
     def _start(self, index: int, tool_call: _ToolCall) -> None:
         calls = self.emit.calls

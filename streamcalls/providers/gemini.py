@@ -25,7 +25,11 @@ a call.
 Gemini 3 puts an opaque ``thoughtSignature`` beside ``functionCall`` in the
 part (of parallel calls, only the first has one).  It becomes the call's
 :attr:`~streamcalls.ToolCall.thought_signature`, for the codec to send back:
-the next request is refused without it.
+the next request is refused without it.  A signature can also come on a
+``thought`` part (it ends that run of thoughts: a reasoning block of kind
+``"thought"``, signed) or on a text part, often an empty one at the end of
+the turn (a :class:`~streamcalls.TextSignature` after that text).  The first
+chunk's ``modelVersion`` and ``responseId`` are the stream's start.
 
 The Gemini API sends each call whole, usually without an id (one is
 generated); a call without arguments has no ``args`` at all, which reads as
@@ -53,7 +57,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, as_mapping
+from .._adapter import Adapter, as_mapping, head_of
 from .._call import OPEN, Call
 from .._emitter import Emitter
 from .._events import Usage
@@ -110,6 +114,14 @@ class _UsageMetadata(msgspec.Struct, rename="camel"):
 class _PromptFeedback(msgspec.Struct, rename="camel"):
     block_reason: str | int | None = None
     block_reason_message: str | None = None
+
+
+class _Head(msgspec.Struct, gc=False, rename={"model": "modelVersion", "id": "responseId"}):
+    model: Any = None  # read once, from the first chunk: the view below leaves them out
+    id: Any = None
+
+
+_head = msgspec.json.Decoder(_Head)
 
 
 class _Chunk(msgspec.Struct, rename="camel"):
@@ -240,6 +252,9 @@ class GeminiAdapter(Adapter):
 
     # -- input -----------------------------------------------------------------
 
+    def head(self, view: _Chunk, raw: Any) -> tuple[object, object]:
+        return head_of(raw, _head, "modelVersion", "responseId")
+
     def plain(self, obj: Any) -> Any:
         dump = getattr(obj, "model_dump", None)
         if dump is not None:  # a google-genai object: its JSON names are the aliases
@@ -276,14 +291,24 @@ class GeminiAdapter(Adapter):
             emit.finish("content_filter", blocked, self._usage)
 
     def _part(self, part: _Part) -> None:
+        emit = self.emit
         call = part.function_call
+        signature = part.thought_signature
         if call is not None:
-            self._function_call(call, part.thought_signature)
-        elif part.text:
-            if part.thought:
-                self.emit.reasoning(part.text)
-            else:
-                self.emit.text(part.text)
+            emit.reasoning_end()
+            self._function_call(call, signature)
+        elif part.thought:
+            if part.text:
+                emit.reasoning(part.text, "thought")
+            if signature:
+                emit.reasoning_note(signature=signature)
+                emit.reasoning_end()  # a signed thought part ends the run
+        else:
+            if part.text:
+                emit.text(part.text)  # (an open reasoning block ends: see Emitter.text)
+            if signature:
+                emit.reasoning_end()
+                emit.text_signature(signature)
 
     # -- calls -------------------------------------------------------------------
 
@@ -349,6 +374,7 @@ class GeminiAdapter(Adapter):
     def _cut_streamed(self, why: str) -> None:
         streamed = self._streamed
         if streamed is not None:
+            self.emit.reasoning_end()
             self._streamed = None
             if not streamed.failed:
                 self.emit.calls.fail(streamed.call, why)
@@ -357,6 +383,7 @@ class GeminiAdapter(Adapter):
 
     def _finish(self, reason: str, message: str | None) -> None:
         emit = self.emit
+        emit.reasoning_end()
         detail = f"{reason}: {message}" if message else reason
         if reason in _BAD_CALL:
             if self._streamed is not None:

@@ -14,9 +14,11 @@ the response started is a line ``{"error": "..."}`` (the HTTP status stays
 top level instead of a message, are read the same way.
 
 Older servers send calls without an ``id``: one is generated.
-``message.thinking`` is reasoning.  Every line carries ``model``: the first
-one's adds its family's text detectors (unless ``detect=`` or ``model=``
-was given).
+``message.thinking`` is reasoning: a run of it is one reasoning block (kind
+``"thinking"``), ended by the text, a call or the last line.  Every line
+carries ``model`` (the first one's is the stream's start; there is no
+response id): the first one's adds its family's text detectors (unless
+``detect=`` or ``model=`` was given).
 """
 
 from __future__ import annotations
@@ -77,6 +79,9 @@ class OllamaAdapter(Adapter):
 
     __slots__ = ()
 
+    def head(self, view: _Line, raw: Any) -> tuple[object, object]:
+        return view.model, None
+
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:
         return isinstance(obj, dict) and "done" in obj and ("message" in obj or "response" in obj)
@@ -88,16 +93,18 @@ class OllamaAdapter(Adapter):
         if line.error is not None:
             emit.provider_error(*error_message(line.error))
         if line.thinking:
-            emit.reasoning(line.thinking)
+            emit.reasoning(line.thinking, "thinking")
         if line.response:
+            emit.reasoning_end()
             emit.text(line.response)
         message = line.message
         if message is not None:
             if message.thinking:
-                emit.reasoning(message.thinking)
+                emit.reasoning(message.thinking, "thinking")
             if message.content:
-                emit.text(message.content)
+                emit.text(message.content)  # (an open reasoning block ends: see Emitter.text)
             if message.tool_calls:
+                emit.reasoning_end()
                 calls = emit.calls
                 for entry in message.tool_calls:
                     function = entry.function or _Function()

@@ -28,7 +28,19 @@ Gemini's compatible endpoint puts a call's Gemini 3 signature in
 :attr:`~streamcalls.ToolCall.thought_signature`.
 
 Every chunk carries ``model``: the first one's adds its family's text
-detectors (unless ``detect=`` or ``model=`` was given).
+detectors (unless ``detect=`` or ``model=`` was given).  The first chunk's
+``model`` and ``id`` are the stream's start.
+
+Reasoning comes in one of three fields, and each run of one is a reasoning
+block of that ``kind``, ended by the answer's text, a call or the end:
+``reasoning_content`` (DeepSeek, Kimi, vLLM, llama.cpp), ``reasoning``
+(OpenRouter, Groq, newer vLLM; the same text sent in both fields is read
+once) and OpenRouter's ``reasoning_details``: a list of entries
+``{type: "reasoning.text" | "reasoning.summary" | "reasoning.encrypted",
+text | summary | data, signature?, id?, format, index}`` whose pieces with
+one ``index`` make one block, its ``signature`` and encrypted ``data`` on the
+block's end.  OpenRouter sends the same text in ``reasoning`` beside
+``reasoning_details``: with details, ``reasoning`` is not read again.
 """
 
 from __future__ import annotations
@@ -37,7 +49,7 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import JSON_BLANKS, Adapter
+from .._adapter import JSON_BLANKS, Adapter, Head, head_of
 from .._call import COMPLETED, OPEN, Call
 from .._events import Usage
 
@@ -69,6 +81,17 @@ class _ToolCall(msgspec.Struct, gc=False):
     extra_content: _ExtraContent | None = None  # Gemini's OpenAI-compatible endpoint: the thoughtSignature
 
 
+class _Detail(msgspec.Struct, gc=False):
+    type: str = ""
+    text: str | None = None
+    summary: str | None = None
+    data: str | None = None
+    signature: str | None = None
+    id: str | None = None
+    format: str | None = None
+    index: int | None = None
+
+
 class _ThinkingPart(msgspec.Struct, gc=False):
     type: str = ""
     text: str | None = None
@@ -85,6 +108,7 @@ class _Delta(msgspec.Struct, gc=False):
     tool_calls: list[_ToolCall] | None = None
     reasoning_content: str | None = None
     reasoning: str | None = None
+    reasoning_details: list[_Detail] | None = None
     refusal: str | None = None
     function_call: _Function | None = None  # the deprecated single call
 
@@ -113,6 +137,9 @@ class _Usage(msgspec.Struct, gc=False):
 
 class _Groq(msgspec.Struct, gc=False):
     usage: _Usage | None = None
+
+
+_head = msgspec.json.Decoder(Head)  # the id, read once from the first chunk: the view below leaves it out
 
 
 class _Chunk(msgspec.Struct, gc=False):
@@ -161,15 +188,19 @@ class OpenAIChatAdapter(Adapter):
     view = _Chunk
     what = "OpenAI chunk"
 
-    __slots__ = ("_by_id", "_by_index", "_current", "_finish_reason", "_usage")
+    __slots__ = ("_by_id", "_by_index", "_current", "_detail", "_finish_reason", "_usage")
 
     def __init__(self, emit: Any) -> None:
         super().__init__(emit)
         self._by_id: dict[str, Call] = {}
         self._by_index: dict[int, Call] = {}
         self._current: Call | None = None
+        self._detail: int | None = None  # the index of the reasoning_details entry being read
         self._finish_reason: str | None = None
         self._usage: Usage | None = None
+
+    def head(self, view: _Chunk, raw: Any) -> tuple[object, object]:
+        return head_of(raw, _head, "model", "id")
 
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:
@@ -196,14 +227,18 @@ class OpenAIChatAdapter(Adapter):
                     continue
                 delta = choice.delta
                 if delta is not None:
-                    if delta.reasoning_content:
-                        emit.reasoning(delta.reasoning_content)
-                    if delta.reasoning:
-                        emit.reasoning(delta.reasoning)
+                    if delta.reasoning_details:
+                        self._details(delta.reasoning_details)
+                    else:
+                        thinking = delta.reasoning_content
+                        if thinking:
+                            self._reasoning(thinking, "reasoning_content")
+                        if delta.reasoning and delta.reasoning != thinking:
+                            self._reasoning(delta.reasoning, "reasoning")
                     content = delta.content
                     if content:
                         if isinstance(content, str):
-                            emit.text(content)
+                            emit.text(content)  # (an open reasoning block ends: see Emitter.text)
                         else:
                             self._parts(content)
                     if delta.refusal:
@@ -212,9 +247,11 @@ class OpenAIChatAdapter(Adapter):
                         for fragment in delta.tool_calls:
                             self._fragment(fragment)
                     if delta.function_call is not None:
+                        self._end_reasoning()
                         self._fragment(_ToolCall(None, None, delta.function_call))
                 if choice.finish_reason:
                     self._finish_reason = choice.finish_reason
+                    self._end_reasoning()
                     emit.calls.end_open()
         usage = chunk.usage
         if usage is None and chunk.x_groq is not None:
@@ -232,12 +269,45 @@ class OpenAIChatAdapter(Adapter):
             elif kind == "thinking":
                 thinking = part.thinking
                 if isinstance(thinking, str):
-                    emit.reasoning(thinking)
+                    self._reasoning(thinking, "thinking")
                 elif thinking:
                     for piece in thinking:
                         if piece.text and piece.type in ("text", ""):
-                            emit.reasoning(piece.text)
+                            self._reasoning(piece.text, "thinking")
             # image_url, reference, document_url, ...: no text to read
+
+    # -- reasoning -----------------------------------------------------------------
+
+    def _details(self, details: list[_Detail]) -> None:
+        """OpenRouter's ``reasoning_details`` pieces: one block per entry ``index``."""
+        emit = self.emit
+        for detail in details:
+            kind = detail.type or None
+            if not emit.reasoning_open or detail.index != self._detail or kind != emit.reasoning_kind:
+                self._end_reasoning()
+                emit.reasoning_start(detail.id, kind, detail.format)
+                self._detail = detail.index
+            text = detail.summary if kind == "reasoning.summary" else detail.text
+            if text:
+                emit.reasoning(text, kind)
+            if detail.signature or detail.data:
+                emit.reasoning_note(signature=detail.signature, encrypted=detail.data)
+            self._apart_from_calls()
+
+    def _reasoning(self, text: str, kind: str) -> None:
+        self.emit.reasoning(text, kind)
+        self._apart_from_calls()
+
+    def _apart_from_calls(self) -> None:
+        """Reasoning that came while a call is open (between its fragments) is a block of its own,
+        ended at once: a call's events never come inside a reasoning block."""
+        current = self._current
+        if current is not None and current.status == OPEN:
+            self._end_reasoning()
+
+    def _end_reasoning(self) -> None:
+        self._detail = None
+        self.emit.reasoning_end()
 
     # -- calls -------------------------------------------------------------------
 
@@ -284,6 +354,8 @@ class OpenAIChatAdapter(Adapter):
 
     def _new_call(self, call_id: str | None, name: str | None, index: int | None) -> Call | None:
         calls = self.emit.calls
+        if self.emit.reasoning_open:  # the reasoning before the calls ends where they begin
+            self._end_reasoning()
         current = self._current
         if current is not None and current.status == OPEN:
             calls.end(current)  # OpenAI streams calls one after another

@@ -16,9 +16,9 @@ detectors (unless ``detect=`` or ``model=`` was given).
   ``response.function_call_arguments.delta{item_id, output_index, delta}``
   and end with ``.done{item_id, arguments}``.  ``call_id`` is the id a
   result is sent back with, so it is the call's id here.
-- ``response.output_text.delta`` (and ``refusal.delta``) is text;
-  ``response.reasoning_summary_text.delta`` and
-  ``response.reasoning_text.delta`` are reasoning.
+- ``response.output_text.delta`` (and ``refusal.delta``) is text.
+- A reasoning item streams its summary parts and reasoning text: each part
+  is a reasoning block, see :mod:`._reasoning_items`.
 - ``error{code, message, param}`` (some servers nest these in an
   ``error`` object) is an in-stream error.
 
@@ -56,6 +56,7 @@ from .._adapter import Adapter
 from .._call import OPEN, Call
 from .._emitter import Emitter
 from .._events import Usage
+from ._reasoning_items import ReasoningItems, Summary
 
 __all__ = ("OpenAIResponsesAdapter",)
 
@@ -67,6 +68,9 @@ class _Item(msgspec.Struct):
     name: str | None = None
     arguments: Any = None  # a JSON string for function calls
     status: str | None = None
+    summary: list[Summary] | None = None  # reasoning items
+    content: Any = None  # a reasoning item's reasoning_text parts (a message's parts are not read)
+    encrypted_content: str | None = None
 
 
 class _InputDetails(msgspec.Struct):
@@ -90,6 +94,7 @@ class _Incomplete(msgspec.Struct):
 
 
 class _Response(msgspec.Struct):
+    id: Any = None
     model: Any = None
     status: str | None = None
     error: Any = None
@@ -102,6 +107,8 @@ class _Event(msgspec.Struct):
     type: str = ""
     item_id: str | None = None
     output_index: int | None = None
+    summary_index: int | None = None
+    content_index: int | None = None
     # ``Any``: events this adapter ignores may give these fields other types.
     delta: Any = None
     arguments: Any = None
@@ -119,7 +126,12 @@ INCOMPLETE_REASONS = {
 }
 
 _TEXT_EVENTS = frozenset({"response.output_text.delta", "response.refusal.delta"})
-_REASONING_EVENTS = frozenset({"response.reasoning_summary_text.delta", "response.reasoning_text.delta"})
+# A reasoning part's events: the part's kind, and the event field holding its index.
+_REASONING_EVENTS = {
+    "response.reasoning_summary_part.added": "summary_text",
+    "response.reasoning_summary_text.delta": "summary_text",
+    "response.reasoning_text.delta": "reasoning_text",
+}
 
 
 def _usage(raw: _Usage | None) -> Usage | None:
@@ -151,7 +163,7 @@ class OpenAIResponsesAdapter(Adapter):
     view = _Event
     what = "OpenAI Responses event"
 
-    __slots__ = ("_by_index", "_by_item", "_pending", "_saw_call")
+    __slots__ = ("_by_index", "_by_item", "_pending", "_reasoning", "_saw_call")
 
     def __init__(self, emit: Emitter) -> None:
         super().__init__(emit)
@@ -160,6 +172,11 @@ class OpenAIResponsesAdapter(Adapter):
         # Argument deltas of items not announced yet, by item id (or "#index").
         self._pending: dict[str, list[str]] = {}
         self._saw_call = False
+        self._reasoning = ReasoningItems(emit)
+
+    def head(self, view: _Event, raw: Any) -> tuple[object, object]:
+        response = view.response
+        return (response.model, response.id) if response is not None else (None, None)
 
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:
@@ -183,10 +200,13 @@ class OpenAIResponsesAdapter(Adapter):
                 self._arguments_delta(event, event.delta)
         elif kind in _TEXT_EVENTS:
             if isinstance(event.delta, str) and event.delta:
-                emit.text(event.delta)
+                emit.text(event.delta)  # (an open reasoning block ends: see Emitter.text)
         elif kind in _REASONING_EVENTS:
-            if isinstance(event.delta, str) and event.delta:
-                emit.reasoning(event.delta)
+            kind = _REASONING_EVENTS[kind]
+            index = event.summary_index if kind == "summary_text" else event.content_index
+            self._reasoning.part(event.item_id, kind, index, event.delta)
+            if emit.calls.has_open:  # a call's events never come inside a reasoning block
+                self._reasoning.end()
         elif kind == "response.output_item.added":
             self._item_added(event)
         elif kind == "response.function_call_arguments.done":
@@ -207,6 +227,8 @@ class OpenAIResponsesAdapter(Adapter):
 
     def _item_added(self, event: _Event) -> None:
         item = event.item
+        if item is not None and item.type != "reasoning":
+            self._reasoning.end()  # the reasoning item before never said it was done
         if item is not None and item.type == "function_call":
             self._open(item, event.output_index)
 
@@ -255,6 +277,7 @@ class OpenAIResponsesAdapter(Adapter):
         self._pending.setdefault(key, []).append(delta)
 
     def _arguments_done(self, event: _Event) -> None:
+        self._reasoning.end()
         arguments = event.arguments if isinstance(event.arguments, str) else None
         call = self._find(event.item_id, event.output_index)
         if call is None:
@@ -274,9 +297,13 @@ class OpenAIResponsesAdapter(Adapter):
         item = event.item
         if item is None:
             return
+        if item.type != "reasoning":
+            self._reasoning.end()
         if item.type != "function_call":
             if item.type == "message":
                 self.emit.text_end()
+            elif item.type == "reasoning":
+                self._reasoning.done(item.id, item.summary, item.content, item.encrypted_content)
             return
         arguments = item.arguments if isinstance(item.arguments, str) else None
         call = self._find(item.id, event.output_index)
@@ -317,6 +344,7 @@ class OpenAIResponsesAdapter(Adapter):
 
     def _flush_pending(self) -> None:
         """At the end: arguments of items that were never named fail as calls."""
+        self._reasoning.end()
         calls = self.emit.calls
         for key, parts in self._pending.items():
             call = calls.open(None if key.startswith("#") else key, None, "native")

@@ -1,0 +1,324 @@
+"""The text channel: where assistant text meets the text detectors.
+
+Text is released as :class:`~streamcalls.TextDelta` as soon as it can no
+longer be the start of markup.  Each chunk is searched once for every enabled
+detector's triggers (:mod:`.triggers`: one compiled
+regex for a short chunk, a C-speed scan per first character for a long one);
+only a chunk's last few characters are held back while they could still grow
+into a trigger (``~~`` at a line start, ``<tool_``).  When a trigger matches,
+the text before it is released and the detector takes over until its markup
+ends; a bare-JSON candidate that turns out not to be a call is given back as
+text, and scanning resumes where the detector stopped -- nothing is scanned
+twice, so the work is linear in the text.  What a detector consumes is
+recorded in its :class:`.markup.Markup`, which the
+channel ends when the detector stops (reporting a failed call with its markup
+as ``raw``) or discards when the candidate was prose.
+
+The fallback policy (``native=True``): explicit markup counts only while no
+native call has been seen, bare JSON only while no call at all has.  Where the
+policy reads no bare JSON (:mod:`streamcalls._policy`), the parser leaves the
+``json`` detector out and turns the bare-JSON triggers of the others off
+(:meth:`TextChannel.read_bare_json`: the ``llama`` detector's bare object).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ..._calls import CallAssembler
+from ..._events import Event, TextDelta
+from .detector import Detector, Tier, Trigger
+from .machine import Status, fast
+from .triggers import HOLD_WINDOW, Found, Where, patterns
+
+__all__ = ("TextChannel",)
+
+
+class TextChannel:
+    __slots__ = (
+        "_active",
+        "_bare",
+        "_build",
+        "_calls",
+        "_candidate",
+        "_candidate_size",
+        "_detectors",
+        "_fallback",
+        "_holds",
+        "_line_first",
+        "_line_start",
+        "_max_candidate",
+        "_names",
+        "_out",
+        "_owners",
+        "_pending",
+        "_quiet",
+        "_search",
+        "_starts",
+        "_text_start",
+    )
+
+    def __init__(
+        self,
+        out: list[Event],
+        build: Callable[[Iterable[str]], list[Detector]],
+        names: Iterable[str],
+        *,
+        fallback: bool,
+        max_candidate: int,
+    ) -> None:
+        self._out = out
+        self._fallback = fallback
+        self._bare = True  # do bare-JSON triggers count?
+        self._max_candidate = max_candidate
+        self._build = build  # detectors by name (see streamcalls.detectors.build_channel)
+        self._names: tuple[str, ...] = ()
+        self._detectors: list[Detector] = []
+        self._calls: CallAssembler | None = None
+        self._pending = ""  # held text: a possible trigger, or what the active detector left
+        self._line_start = True  # is the next text's first character at a line start?
+        self._text_start = True  # ... the very first character of the text?
+        self._active: Detector | None = None
+        self._candidate: list[str] = []  # an uncommitted detector's text, to give back
+        self._candidate_size = 0
+        self.add(names)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names of the detectors the channel runs."""
+        return self._names
+
+    def add(self, names: Iterable[str]) -> None:
+        """Run these detectors too (those not running yet), from the next text on (the stream
+        named its model).
+
+        What was already released stays as it was; text held back is searched
+        again, with every trigger, when the next text comes.  The detectors
+        added are built together, so those among them that share the
+        ``<tool_call>`` opener share it; the ones running already (the
+        defaults, when a stream names its model) open with none of theirs.
+        """
+        new = tuple(name for name in dict.fromkeys(names) if name not in self._names)
+        if not new and self._names:
+            return
+        self._names += new
+        built = self._build(new)
+        self._detectors += built
+        everyone = self._detectors
+        if self._calls is None and everyone:
+            self._calls = everyone[0].calls
+        found = patterns(tuple(type(detector) for detector in everyone))
+        self._owners = [(trigger, everyone[number]) for trigger, number in found.owners]
+        self._search = found.search
+        self._starts = found.starts
+        self._holds = found.holds
+        self._quiet = found.quiet
+        self._line_first = found.line_first
+        # A format that reads from the text's first character (the template opened reasoning
+        # in the prompt) starts now, if no text has come yet.
+        opening = next((detector for detector in built if detector.opens_text), None)
+        if opening is not None and self._text_start and self._active is None and not self._pending:
+            self._begin(opening, "")
+
+    def read_bare_json(self, on: bool) -> None:
+        """Whether bare-JSON triggers (a bare ``{`` at a line's start, the ``RAW`` tier) count.
+
+        Off, such a ``{`` is text like any other character, released at once.
+        """
+        self._bare = on
+
+    # -- input -----------------------------------------------------------------
+
+    def push(self, text: str) -> None:
+        """More assistant text."""
+        if (
+            self._active is None
+            and not self._pending
+            and text
+            and not (self._line_start and text[0] in self._line_first)
+            and self._quiet.search(text) is None
+        ):
+            self._out.append(TextDelta(text))  # nothing here can begin markup
+            self._line_start = self._text_start = False
+            return
+        if self._pending:
+            text = self._pending + text
+            self._pending = ""
+        self._scan(text)
+        # Still at the text's start only while all of it is held back, none consumed.
+        self._text_start = self._text_start and len(self._pending) == len(text) and self._active is None
+
+    def _scan(self, text: str) -> None:
+        line_start = self._line_start
+        where = _Where.FIRST if self._text_start else _Where.LINE if line_start else _Where.MID
+        pos = 0
+        end = len(text)
+        found = self._search.new_text(text)  # what the search keeps about this text
+        while pos < end:
+            detector = self._active
+            if detector is not None:
+                pos = self._drive(detector, text, pos)
+                if self._active is not None:
+                    self._hold(text, pos, line_start)  # it needs more text to decide
+                    return
+                continue
+            first = self._find(text, pos, where, found)
+            if first is None:
+                self._release_up_to_hold(text, pos, line_start, where)
+                return
+            start, stop, number = first
+            trigger, detector = self._owners[number]
+            if trigger.tier != _Tier.MARKUP and self._holds[where].match(text, start):
+                # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait
+                # (whether or not the bare-JSON trigger itself could count).
+                self._text(text[pos:start])
+                self._hold(text, start, line_start)
+                return
+            if not self._eligible(trigger):
+                self._text(text[pos : start + 1])
+                pos = start + 1
+                continue
+            self._text(text[pos:start])
+            self._begin(detector, text[start:stop])
+            pos = stop
+        self._line_start = text[end - 1] == "\n" if end else line_start
+
+    def _find(self, text: str, pos: int, where: Where, found: list[Found | None]) -> Found | None:
+        """The first trigger at or after ``pos``: (start, stop, trigger number)."""
+        here = (_Where.LINE if text[pos - 1] == "\n" else _Where.MID) if pos else where
+        if here:  # a line (or the text) starts right here
+            told = self._starts[here].match(text, pos)
+            if told is not None:
+                return pos, told[0], told[1]
+        return self._search.first(text, pos, found)
+
+    def end(self) -> None:
+        """The text ended (a text block closed, or the stream did)."""
+        rest = self._pending
+        self._pending = ""
+        detector = self._active
+        text_start = self._text_start
+        self._text_start = text_start and not rest and detector is None
+        if detector is not None:
+            self._active = None
+            if detector.committed:
+                self._finish(detector, rest)
+            else:
+                detector.abandon()
+                detector.markup.discard()
+                self._text("".join(self._candidate) + rest)
+            self._candidate.clear()
+        elif rest:
+            # A held trigger that the end of the text completes (an opening
+            # fence line with nothing after it) is markup; anything else is text.
+            where = _Where.FIRST if text_start else _Where.LINE if self._line_start else _Where.MID
+            told = self._starts[where].match(rest + "\n", 0)
+            if told is not None and told[0] == len(rest) + 1:
+                trigger, detector = self._owners[told[1]]
+                if self._eligible(trigger):
+                    self._begin(detector, rest)
+                    self._active = None
+                    self._finish(detector, "")
+                    self._candidate.clear()
+                    self._line_start = True
+                    return
+            self._text(rest)
+        self._line_start = True
+
+    # -- internals -------------------------------------------------------------------
+
+    def _text(self, text: str) -> None:
+        if text:
+            self._out.append(TextDelta(text))
+
+    def _hold(self, text: str, pos: int, line_start: bool) -> None:
+        self._pending = text[pos:]
+        if pos:
+            self._line_start = text[pos - 1] == "\n"
+        else:
+            self._line_start = line_start
+
+    def _release_up_to_hold(self, text: str, pos: int, line_start: bool, where: Where) -> None:
+        end = len(text)
+        held = self._holds[where].search(text, max(pos, end - HOLD_WINDOW))
+        cut = held.start() if held is not None else end
+        self._text(text[pos:cut])
+        if cut < end:
+            self._hold(text, cut, line_start)
+        else:
+            self._line_start = text[end - 1] == "\n" if end else line_start
+
+    def _eligible(self, trigger: Trigger) -> bool:
+        if trigger.tier == _Tier.RAW and not self._bare:
+            return False
+        if not self._fallback or self._calls is None:
+            return True
+        sources = self._calls.sources
+        if trigger.tier == _Tier.MARKUP:
+            return "native" not in sources
+        return not sources
+
+    def _begin(self, detector: Detector, trigger: str) -> None:
+        detector.markup.start(trigger)
+        detector.begin(trigger)
+        self._active = detector
+        self._candidate.clear()
+        if not detector.committed:
+            self._candidate.append(trigger)
+            self._candidate_size = len(trigger)
+
+    def _drive(self, detector: Detector, text: str, pos: int) -> int:
+        room = -1
+        full = text
+        if not detector.committed:
+            # A candidate may hold at most max_candidate characters: it sees no more
+            # than that, so that where it stops does not depend on the chunking.
+            room = self._max_candidate - self._candidate_size
+            if len(text) - pos > room:
+                text = text[: pos + room]
+        markup = detector.markup
+        markup.attach(text, pos)
+        stop = detector.feed(text, pos)
+        markup.detach(stop)
+        status = detector.status
+        if status is _Status.ACTIVE:
+            if detector.committed:
+                self._candidate.clear()
+                if text is not full:
+                    # It committed: the rest is its own.  Where it stopped short of the cut, it
+                    # waits for what the cut withheld (the start of an end token), so it gets it.
+                    return self._drive(detector, full, stop)
+            else:
+                self._candidate.append(text[pos:stop])
+                self._candidate_size += stop - pos
+                if stop - pos == room:
+                    # Too long to be held as a maybe: it is prose.
+                    detector.abandon()
+                    markup.discard()
+                    self._active = None
+                    self._text("".join(self._candidate))
+                    self._candidate.clear()
+            return stop
+        self._active = None
+        if status is _Status.REJECTED:
+            markup.discard()
+            self._text("".join(self._candidate) + text[pos:stop])
+        else:
+            assert status is _Status.DONE
+            markup.end()
+        self._candidate.clear()
+        return stop
+
+    def _finish(self, detector: Detector, rest: str) -> None:
+        """The text ended inside a committed detector's markup."""
+        markup = detector.markup
+        markup.attach(rest, 0)
+        prose = detector.finish(rest)  # what of rest is prose after all: its end
+        markup.detach(len(rest) - len(prose))
+        markup.end()
+        self._text(prose)
+
+
+_Status = fast(Status)
+_Where = fast(Where)
+_Tier = fast(Tier)

@@ -1,0 +1,370 @@
+"""What the text channel searches with, built once per set of detectors, and the search itself.
+
+Every enabled detector's triggers (:class:`.detector.Trigger`)
+become a few compiled regexes (:class:`Patterns`, cached per set of detector
+classes, since building them is most of a parser's set-up):
+
+- the *search* (:class:`TriggerSearch`): the first trigger at or after a place,
+  at C speed, in linear time;
+- the *starts*: the triggers that may begin exactly at a place, by where the
+  text begins (mid-line, at a line start, at the text's very start: a
+  ``text_start`` trigger, such as the recipient a completion's first Harmony
+  header begins with, is found only there);
+- the *holds*: what a chunk may end with while a trigger could still follow;
+- *quiet* and *line_first*, for the channel's fast path.
+
+Where triggers of several tiers match at one place, the lower tier wins
+(markup, then a shaped bare call list, then bare JSON: ``[TOOL_CALLS]`` beats
+a bare-JSON ``[``): the triggers are numbered in tier order, and the search
+and the starts both pick the lowest number.
+
+How the search is fast.  A short text (a token or a few) is searched by one
+pattern holding every trigger: one call.  A long one (a 64 KiB read) is
+searched by several scans, one per character a trigger begins with, because
+of how the regex engine searches:
+
+- a pattern that begins with one literal is scanned for at C speed (about
+  100x faster than one that begins with a lookbehind), but an alternation of
+  several first characters is tried at every position, about 4x slower on
+  prose than one scan per character;
+- a group before an alternative's first character (``(?P<a1>tool_call>)``)
+  keeps the engine from skipping that alternative at a glance: it tries every
+  one at every candidate, about 2x slower -- so the scans hold no groups, and
+  which trigger a scan found is told afterwards by matching the triggers' own
+  patterns there, in order, as the alternation chooses;
+- ``str.find`` finds one character about 6x faster than the engine's own
+  loop, and one literal (``[TOOL_CALLS]``) somewhat faster too: a scan of one
+  literal trigger uses it, and a scan of several triggers that share a first
+  character jumps from one occurrence of it to the next, until :data:`MISSES`
+  of them were no trigger -- prose full of ``<`` then goes to the engine,
+  which is faster there.
+
+Line triggers are found through the line end before them (``\\n`` then any
+of them).  Each scan's next match is kept (:meth:`TriggerSearch.new_text`),
+so no part of a text is scanned twice by the same scan.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Any, NamedTuple
+
+from .detector import Detector, Hold, Trigger
+
+__all__ = ("HOLD_WINDOW", "SHORT", "Found", "Patterns", "TriggerSearch", "Where", "patterns")
+
+_LINE_START = r"(?:\A|(?<=\n))"
+_MID_LINE = r"(?<=\n)"
+_TEXT_START = r"\A"
+
+
+class Where(IntEnum):
+    """Where the text being searched begins: its first character continues a line, starts one,
+    or is the very first character of the text."""
+
+    MID = 0
+    LINE = 1
+    FIRST = 2
+
+
+HOLD_WINDOW = 96  # no held prefix is longer than this
+
+SHORT = 1024  # up to this many characters, one search holding every trigger
+MISSES = 64  # occurrences of a first character that are no trigger, before the engine takes over
+
+Found = tuple[int, int, int]  # a trigger found: (start, stop, trigger number)
+NONE: Found = (-1, -1, -1)  # a scan with no match left in the text
+_NEVER = re.compile(r"(?!)")
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_FEW = 4  # alternatives the engine tries one by one as fast as it would fold them
+
+
+# -- the search --------------------------------------------------------------------------------
+
+
+class _Scan(NamedTuple):
+    """One scan, and how to tell which trigger it found."""
+
+    pattern: re.Pattern[str]  # the triggers of one first character, without groups
+    line: bool  # it matches the line end before its trigger
+    triggers: tuple[tuple[int, re.Pattern[str]], ...]  # (trigger number, its own pattern), in order
+    literal: str  # its one trigger, if that is a plain string: found by str.find
+    lead: str  # the first character its triggers share (not for line triggers)
+    rest: re.Pattern[str]  # its triggers after the first character, anchored
+
+
+def _searched(
+    triggers: Sequence[Trigger],
+) -> tuple[list[tuple[int, Trigger]], dict[str, list[tuple[int, Trigger]]]]:
+    """The numbered triggers a search finds: the line triggers, and the others by first character.
+    A text-start trigger is no search's: only the starts find it."""
+    line = [(number, t) for number, t in enumerate(triggers) if t.line_start and not t.text_start]
+    by_lead: dict[str, list[tuple[int, Trigger]]] = {}
+    for number, trigger in enumerate(triggers):
+        if not (trigger.line_start or trigger.text_start):
+            by_lead.setdefault(trigger.lead, []).append((number, trigger))
+    return line, by_lead
+
+
+def _literal(trigger: Trigger) -> str:
+    """The trigger as a plain string, or "" if its pattern is more than one."""
+    rest = _ESCAPE.sub(r"\1", trigger.rest)
+    return trigger.lead + rest if re.escape(rest) == trigger.rest else ""
+
+
+def _unescaped(source: str) -> str | None:
+    """The plain string a regex source stands for, or None if it stands for more than one."""
+    plain = _ESCAPE.sub(r"\1", source)
+    return plain if re.escape(plain) == source else None
+
+
+def _alternatives(sources: Sequence[str], firsts: str = "") -> str:
+    """A regex source matching any of ``sources``, its literal ones folded into a trie.
+
+    The regex engine tries an alternation's branches one after another, so a search of every
+    trigger would cost more with every trigger added; folded by their common prefixes, a
+    character that starts none of them is turned away by one branch per distinct character,
+    however many formats share a lead (``<`` starts most of them).  Which trigger matched is
+    told afterwards, by the triggers' own patterns, in order.  ``firsts``: every character a match
+    can begin with, checked at once before any branch (a line end is most often followed by none).
+    """
+    literals = [(source, plain) for source in sources if (plain := _unescaped(source)) is not None]
+    if len(literals) <= _FEW:  # a few: the engine tries them as fast as a trie
+        return "(?:" + "|".join(sources) + ")"
+    tree: dict[str, Any] = {}
+    for _, plain in literals:
+        node = tree
+        for char in plain:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    others = [f"(?:{source})" for source in sources if _unescaped(source) is None]
+    distinct = "".join(sorted(set(firsts)))
+    ahead = f"(?=[{re.escape(distinct)}])" if len(distinct) > _FEW else ""
+    return ahead + "(?:" + "|".join([_trie(tree), *others]) + ")"
+
+
+def _trie(node: dict[str, Any]) -> str:
+    """The regex source of a trie of literals (``""`` marks where one ends)."""
+    ends = "" in node
+    children = sorted((char, child) for char, child in node.items() if char)
+    if not children:
+        return ""
+    parts = [re.escape(char) + _trie(child) for char, child in children]
+    body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+    if ends:
+        return f"(?:{body})?"
+    return body
+
+
+class _Identified:
+    """Triggers tried at one place: a pattern of them all, then their own patterns, in order."""
+
+    __slots__ = ("_any", "_own")
+
+    def __init__(self, members: Sequence[tuple[int, Trigger]]) -> None:
+        self._any = re.compile(_alternatives([t.pattern for _, t in members])) if members else _NEVER
+        self._own = tuple((number, re.compile(t.pattern)) for number, t in members)
+
+    def match(self, text: str, pos: int) -> tuple[int, int] | None:
+        """(where the first of the triggers, in order, that begins at ``pos`` ends, its number), or None."""
+        if self._any.match(text, pos) is None:
+            return None
+        for number, pattern in self._own:
+            found = pattern.match(text, pos)
+            if found is not None:
+                return found.end(), number
+        raise AssertionError("the triggers matched, none of them alone")  # pragma: no cover
+
+
+def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
+    line, by_lead = _searched(triggers)
+    # A line trigger whose first character another scan looks for anyway with the regex engine
+    # (``<think>`` beside the ``<`` markers) joins that scan, behind a line end, instead of costing
+    # the line scan; not one that str.find looks for alone (``[TOOL_CALLS]``), which it would slow.
+    joined = {lead: list(members) for lead, members in by_lead.items()}
+    engine = {lead for lead, members in by_lead.items() if len(members) > 1 or not _literal(members[0][1])}
+    for number, trigger in line:
+        if trigger.lead in engine:
+            joined[trigger.lead].append((number, trigger))
+    line = [(number, t) for number, t in line if t.lead not in engine]
+    scans = []
+    if line:
+        source = "\\n" + _alternatives([t.pattern for _, t in line], "".join(t.lead for _, t in line))
+        own = tuple((number, re.compile(t.pattern)) for number, t in line)
+        scans.append(_Scan(re.compile(source), True, own, "", "", _NEVER))
+    for lead, members in joined.items():
+        members.sort(key=lambda member: member[0])
+        after_line = f"(?<=\\n{re.escape(lead)})"
+        at_line = [t.rest for _, t in members if t.line_start]
+        rests = _alternatives(
+            [t.rest for _, t in members if not t.line_start]
+            + ([after_line + _alternatives(at_line)] if at_line else [])
+        )
+        own = tuple(
+            (number, re.compile("(?<=\\n)" + t.pattern if t.line_start else t.pattern))
+            for number, t in members
+        )
+        literal = _literal(members[0][1]) if len(members) == 1 and not members[0][1].line_start else ""
+        scans.append(_Scan(re.compile(re.escape(lead) + rests), False, own, literal, lead, re.compile(rests)))
+    return tuple(scans)
+
+
+def _combined(triggers: Sequence[Trigger]) -> re.Pattern[str]:
+    """One pattern for every trigger, for a short text -- the same choice as the scans make: after a
+    line end, every trigger (so that ``\\n[TOOL_CALLS]`` is found there, and told the marker's, not a
+    line trigger's, by :class:`_Identified`); anywhere, those of each first character."""
+    _, by_lead = _searched(triggers)
+    line = [t for t in triggers if not t.text_start]
+    branches = (
+        ["\\n" + _alternatives([t.pattern for t in line], "".join(t.lead for t in line))] if line else []
+    )
+    branches += [
+        re.escape(lead) + _alternatives([t.rest for _, t in members]) for lead, members in by_lead.items()
+    ]
+    return re.compile("|".join(branches)) if branches else _NEVER
+
+
+class TriggerSearch:
+    """The first trigger at or after a position (see the module docstring); built once per set of triggers."""
+
+    __slots__ = ("_after_line", "_by_lead", "_combined", "_scans")
+
+    def __init__(self, triggers: Sequence[Trigger]) -> None:
+        self._combined = _combined(triggers)
+        self._scans = _scans(triggers)
+        _, by_lead = _searched(triggers)
+        self._after_line = _Identified([(n, t) for n, t in enumerate(triggers) if not t.text_start])
+        self._by_lead = {lead: _Identified(members) for lead, members in by_lead.items()}
+
+    def new_text(self, text: str) -> list[Found | None]:
+        """What :meth:`first` keeps about one text: each scan's next match (None: not scanned yet)."""
+        return [None] * len(self._scans) if len(text) > SHORT else []
+
+    def first(self, text: str, pos: int, found: list[Found | None]) -> Found | None:
+        """The first trigger at or after ``pos``; ``found`` is :meth:`new_text`'s for ``text``."""
+        if len(text) - pos <= SHORT:
+            match = self._combined.search(text, pos)
+            if match is None:
+                return None
+            start = match.start()
+            if text[start] == "\n":  # a trigger after its line end (no trigger begins with one)
+                start += 1
+                told = self._after_line.match(text, start)
+            else:
+                told = self._by_lead[text[start]].match(text, start)
+            assert told is not None
+            return start, told[0], told[1]
+        best: Found | None = None
+        for number, scan in enumerate(self._scans):
+            cached = found[number]
+            # A match still ahead stays valid, and so does having found none.
+            if cached is None or (cached is not NONE and cached[0] < pos):
+                cached = found[number] = _next(scan, text, pos)
+            if cached is NONE:
+                continue
+            # Two at the same place: the trigger numbered first (the lower tier).
+            if best is None or cached[0] < best[0] or (cached[0] == best[0] and cached[2] < best[2]):
+                best = cached
+        return best
+
+
+def _next(scan: _Scan, text: str, pos: int) -> Found:
+    """The next trigger ``scan`` finds at or after ``pos``, or NONE."""
+    if scan.literal:
+        at = text.find(scan.literal, pos)
+        return (at, at + len(scan.literal), scan.triggers[0][0]) if at >= 0 else NONE
+    if scan.lead:
+        find, lead, rest = text.find, scan.lead, scan.rest
+        at = find(lead, pos)
+        for _ in range(MISSES):
+            if at < 0:
+                return NONE
+            if rest.match(text, at + 1) is not None:
+                return _which(scan, text, at)
+            at = find(lead, at + 1)
+        if at < 0:
+            return NONE
+        pos = at  # a text full of this character: the engine scans the rest faster
+    match = scan.pattern.search(text, pos)
+    if match is None:
+        return NONE
+    return _which(scan, text, match.start() + 1 if scan.line else match.start())
+
+
+def _which(scan: _Scan, text: str, start: int) -> Found:
+    for number, pattern in scan.triggers:
+        found = pattern.match(text, start)
+        if found is not None:
+            return start, found.end(), number
+    raise AssertionError("a scan matched no trigger")  # pragma: no cover
+
+
+# -- the rest of the patterns ------------------------------------------------------------------
+
+
+def _starts(triggers: Sequence[Trigger], where: Where) -> _Identified:
+    """The triggers that may begin exactly where a match is tried."""
+    return _Identified(
+        [
+            (number, trigger)
+            for number, trigger in enumerate(triggers)
+            if where == Where.FIRST
+            or (where == Where.LINE and not trigger.text_start)
+            or not (trigger.line_start or trigger.text_start)
+        ]
+    )
+
+
+def _hold_pattern(holds: Sequence[Hold], where: Where) -> re.Pattern[str]:
+    line_start = _MID_LINE if where == Where.MID else _LINE_START
+    alternatives = [
+        (_TEXT_START if hold.text_start else line_start if hold.line_start else "") + f"(?:{hold.pattern})"
+        for hold in holds
+        if where == Where.FIRST or not hold.text_start
+    ]
+    return re.compile("(?:" + "|".join(alternatives) + ")\\Z") if alternatives else _NEVER
+
+
+class Patterns(NamedTuple):
+    """What the channel searches with, for one set of detector classes."""
+
+    owners: tuple[tuple[Trigger, int], ...]  # each trigger, with its detector's position
+    search: TriggerSearch
+    # Each indexed by where the text begins (Where): the triggers that may begin
+    # right there, and what the text may end with while one could still follow.
+    starts: tuple[_Identified, ...]
+    holds: tuple[re.Pattern[str], ...]
+    quiet: re.Pattern[str]
+    line_first: frozenset[str]
+
+
+@functools.lru_cache(maxsize=64)
+def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
+    """Built once per set of detectors, not once per parser (it is most of a parser's set-up)."""
+    # The lower tier first: where a marker and a bare-JSON trigger match at
+    # the same place ("[TOOL_CALLS]" and "["), the marker wins.
+    owners = tuple(
+        sorted(
+            ((trigger, number) for number, kind in enumerate(kinds) for trigger in kind.triggers),
+            key=lambda pair: pair[0].tier,
+        )
+    )
+    triggers = [trigger for trigger, _ in owners]
+    holds = [hold for kind in kinds for hold in kind.holds]
+    # The fast path: text that continues a line and holds no line end and no
+    # character an anywhere-trigger can begin with cannot start any markup.
+    anywhere = {t.lead for t in triggers if not (t.line_start or t.text_start)} | {
+        c for h in holds if not (h.line_start or h.text_start) for c in h.first
+    }
+    return Patterns(
+        owners,
+        TriggerSearch(triggers),
+        tuple(_starts(triggers, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
+        tuple(_hold_pattern(holds, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
+        re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
+        frozenset({t.lead for t in triggers if t.line_start or t.text_start})
+        | {c for h in holds if h.line_start or h.text_start for c in h.first},
+    )
