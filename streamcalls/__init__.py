@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from ._api import parse, parse_iter
 from ._errors import (
     MalformedStreamError,
+    ProviderFailure,
     StreamError,
     StreamInterrupted,
     StreamStalled,
@@ -107,6 +108,7 @@ __all__ = (
     "ParserState",
     "PartialArguments",
     "ProviderError",
+    "ProviderFailure",
     "ProviderName",
     "ReasoningCompleted",
     "ReasoningDelta",

@@ -252,10 +252,19 @@ def head_of(
 
 
 def as_mapping(obj: Any) -> Any:
-    """An SDK event object (pydantic ``model_dump``) or a mapping, as plain data."""
+    """An SDK event object (pydantic ``model_dump``) or a mapping, as plain data.
+
+    Dumped by what each value is, not by the field's declared type
+    (``serialize_as_any``): the openai SDK's Responses helper puts a
+    ``ParsedResponse`` where a ``Response`` is declared, which a dump by the
+    declared types reads with a pydantic warning per possible type.
+    """
     dump = getattr(obj, "model_dump", None)
     if dump is not None:
-        return dump(mode="json", exclude_unset=True)
+        try:
+            return dump(mode="json", exclude_unset=True, serialize_as_any=True)
+        except TypeError:  # pydantic before 2.7, or a model_dump of its own
+            return dump(mode="json", exclude_unset=True)
     if isinstance(obj, Mapping):
         return obj
     to_dict = getattr(obj, "to_dict", None)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ._errors import StreamInterrupted
+from ._errors import MalformedStreamError, ProviderFailure, StreamInterrupted
 from ._events import Event
 from ._names import ProviderName
 from ._parser import StreamParser
 
-__all__ = ("parse", "parse_iter", "parser_iter")
+__all__ = ("closing_events", "parse", "parse_iter", "parser_iter")
 
 Chunk = bytes | bytearray | memoryview | str
 
@@ -27,7 +27,9 @@ def parse_iter(
     If the iterable raises (the connection dropped), the events that end a
     cut-off stream are yielded (the open call as ``ToolCallFailed``,
     ``StreamFinished("error")``), then :class:`StreamInterrupted` is raised
-    from the iterable's error.
+    from the iterable's error.  With ``strict=True`` or
+    ``raise_provider_errors=True``, the events before the error that raises
+    are yielded first.
 
     :raises UsageError: at the call, for an option's value that is wrong.
     """
@@ -39,16 +41,32 @@ def parser_iter(chunks: Iterable[Chunk] | Chunk, parser: StreamParser) -> Iterat
     if isinstance(chunks, (bytes, bytearray, memoryview, str)):
         chunks = (chunks,)
     iterator = iter(chunks)
-    while True:
-        try:
-            chunk = next(iterator)
-        except StopIteration:
-            break
-        except Exception as exc:
-            yield from parser.close()
-            raise StreamInterrupted(f"the stream broke off before its end: {exc!r}") from exc
-        yield from parser.feed(chunk)
-    yield from parser.close()
+    try:
+        while True:
+            try:
+                chunk = next(iterator)
+            except StopIteration:
+                break
+            except Exception as exc:
+                yield from closing_events(parser)
+                raise StreamInterrupted(f"the stream broke off before its end: {exc!r}") from exc
+            yield from parser.feed(chunk)
+        yield from parser.close()
+    except (MalformedStreamError, ProviderFailure) as exc:
+        yield from exc.events  # strict=True, raise_provider_errors=True: what came before it
+        raise
+
+
+def closing_events(parser: StreamParser) -> list[Event]:
+    """What ``close()`` gives for a stream cut off by its source, whatever the options.
+
+    Under ``strict=True`` or ``raise_provider_errors=True`` the error that
+    would raise is kept as an event: the source's failure is what is raised.
+    """
+    try:
+        return parser.close()
+    except (MalformedStreamError, ProviderFailure) as exc:
+        return [*exc.events, exc.error]
 
 
 def parse(data: Iterable[Chunk] | Chunk, provider: ProviderName = "auto", **options: Any) -> list[Event]:

@@ -28,6 +28,7 @@ from ._events import (
     Usage,
 )
 from ._limits import Limits
+from ._statuses import documented_status
 
 __all__ = ("Emitter", "TextSink", "preview")
 
@@ -63,6 +64,7 @@ class Emitter:
         "text",
         "text_end",
         "text_sink",
+        "texts",
     )
 
     def __init__(
@@ -91,11 +93,23 @@ class Emitter:
         self.text_sink: TextSink | None = None  # the text channel, set aside while a block is open
         # The text channel: text detectors replace these two.
         self.text: TextSink = self._plain_text
+        self.texts = 0  # pieces of text given to the channel, once counted (count_texts)
         self.text_end: Callable[[], None] = _nothing
         # What the model name a stream carries does (set when neither detect= nor model= was given).
         self.on_model: Callable[[str], None] | None = None
         # What the provider provider="auto" found does (set while the fallback policy waits for it).
         self.on_provider: Callable[[str], None] | None = None
+
+    def count_texts(self) -> None:
+        """From now on, count in ``texts`` each piece of text given to ``text``.
+
+        Even a piece a text detector then holds back, as it could still be a
+        call's markup, counts: that tells a stream that is writing from one
+        that only sends keep-alives (:attr:`StreamParser.progress
+        <streamcalls.StreamParser.progress>`).  Only a parser whose progress
+        is read pays for it.
+        """
+        self.__class__ = TextCountingEmitter
 
     def _plain_text(self, text: str) -> None:
         self.out.append(TextDelta(text))
@@ -191,7 +205,14 @@ class Emitter:
         self.text_end()
         self.out.append(TextSignature(signature))
 
-    def provider_error(self, message: str, code: str | None = None) -> None:
+    def provider_error(
+        self,
+        message: str,
+        code: str | None = None,
+        status: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        """The provider reported an error: open calls fail.  Without ``status``, the one documented for ``code``."""
         out = self.out
         if self.opening and out and type(out[-1]) is StreamStarted:
             out.pop()  # the first record is an error: the stream never started (an error body)
@@ -203,7 +224,9 @@ class Emitter:
             self.reasoning_end()
         self.text_end()
         self.calls.fail_open(f"interrupted by a provider error: {message}")
-        self.out.append(ProviderError(message, code))
+        if status is None:
+            status = documented_status(code)
+        self.out.append(ProviderError(message, code, status, retry_after))
 
     def parse_error(self, message: str, raw: bytes | str = b"") -> None:
         shown = raw if isinstance(raw, str) else preview(raw)
@@ -245,6 +268,25 @@ class Emitter:
         if not self._after_end_reported:
             self._after_end_reported = True
             self.parse_error("data after the end of the stream; ignored", raw)
+
+
+_TEXT_SLOT = Emitter.__dict__["text"]  # the slot that holds the text sink
+
+
+class TextCountingEmitter(Emitter):
+    """An :class:`Emitter` that counts the pieces of text adapters give it (see :meth:`Emitter.count_texts`)."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> TextSink:
+        self.texts += 1  # read once per piece: every adapter calls emit.text(piece)
+        sink: TextSink = _TEXT_SLOT.__get__(self, Emitter)
+        return sink
+
+    @text.setter
+    def text(self, sink: TextSink) -> None:
+        _TEXT_SLOT.__set__(self, sink)
 
 
 def _nothing() -> None:

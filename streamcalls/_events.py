@@ -323,7 +323,14 @@ class StreamFinished(msgspec.Struct, frozen=True, tag="stream_finished", tag_fie
     """The provider's own word for the end (``"end_turn"``, ``"MAX_TOKENS"``, ...)."""
 
 
-class ProviderError(msgspec.Struct, frozen=True, tag="provider_error", tag_field="type"):
+class ProviderError(
+    msgspec.Struct,
+    frozen=True,
+    tag="provider_error",
+    tag_field="type",
+    omit_defaults=True,
+    repr_omit_defaults=True,
+):
     """An error the provider itself sent inside the stream.
 
     Comes when the stream carries one (OpenAI ``{"error"}``, Anthropic
@@ -331,13 +338,27 @@ class ProviderError(msgspec.Struct, frozen=True, tag="provider_error", tag_field
     frames, ...), when the whole body is an error object or a proxy's HTML
     page, and -- from ``from_httpx`` -- for a non-2xx response.  Calls still
     open fail; calls completed before stay completed.  Then comes
-    ``StreamFinished("error")``.
+    ``StreamFinished("error")``.  With ``raise_provider_errors=True`` it is
+    raised instead, as :class:`~streamcalls.ProviderFailure`.
+
+    ``status`` and ``retry_after`` are what a loop needs to decide whether,
+    and when, to try again.  A field left at its default (``None``) is left
+    out of the event's JSON.
     """
 
     message: str
     """The provider's message, as it wrote it."""
     code: str | None = None
     """The provider's code or error type (``"rate_limit_error"``, ``"RESOURCE_EXHAUSTED"``, ...), if it sent one."""
+    status: int | None = None
+    """The HTTP status: the response's, when it refused the request (``from_httpx``); the one an error body
+    names (Gemini's ``"code": 429``); else, for an error inside a stream, the one the provider documents for
+    its ``code`` (Anthropic ``overloaded_error``: 529, Bedrock ``throttlingException``: 429, Google
+    ``UNAVAILABLE``: 503).  ``None`` when none is known."""
+    retry_after: float | None = None
+    """Seconds the provider asks to wait before trying again: the ``Retry-After`` (or ``retry-after-ms``)
+    header of a response ``from_httpx`` read, in seconds or as a date, or the body's own delay (Gemini's
+    ``RetryInfo.retryDelay``).  ``None`` when it gave none."""
 
 
 class ParseError(msgspec.Struct, frozen=True, tag="parse_error", tag_field="type"):

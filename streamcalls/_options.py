@@ -18,7 +18,7 @@ from ._limits import DEFAULT_LIMITS, Limits
 from ._names import unknown_provider
 from .providers import PROVIDER_NAMES
 
-__all__ = ("check_idle_timeout", "check_model", "check_parser_options", "check_provider")
+__all__ = ("check_idle_timeout", "check_model", "check_parser_options", "check_provider", "check_timeout")
 
 
 def check_parser_options(
@@ -33,6 +33,7 @@ def check_parser_options(
     partial_arguments: object = False,
     model: object = None,
     provider: object = "auto",
+    raise_provider_errors: object = False,
 ) -> Limits:
     """Check :class:`~streamcalls.StreamParser`'s options; returns the limits to use."""
     check_provider(provider)
@@ -50,6 +51,8 @@ def check_parser_options(
         raise UsageError(f"strict must be True or False, not {strict!r}")
     if type(partial_arguments) is not bool:
         raise UsageError(f"partial_arguments must be True or False, not {partial_arguments!r}")
+    if type(raise_provider_errors) is not bool:
+        raise UsageError(f"raise_provider_errors must be True or False, not {raise_provider_errors!r}")
     check_model(model)
     if limits is None:
         return DEFAULT_LIMITS
@@ -72,8 +75,13 @@ def check_model(model: object) -> None:
 
 def check_idle_timeout(idle_timeout: Any) -> float:
     """``idle_timeout`` as seconds to wait (``None``: forever)."""
-    if idle_timeout is None:
+    return check_timeout("idle_timeout", idle_timeout)
+
+
+def check_timeout(name: str, seconds: Any) -> float:
+    """A time limit named ``name`` as seconds to wait (``None``: forever)."""
+    if seconds is None:
         return math.inf
-    if type(idle_timeout) not in (int, float) or not idle_timeout > 0:
-        raise UsageError(f"idle_timeout must be a positive number of seconds (or None), not {idle_timeout!r}")
-    return float(idle_timeout)
+    if type(seconds) not in (int, float) or not seconds > 0:
+        raise UsageError(f"{name} must be a positive number of seconds (or None), not {seconds!r}")
+    return float(seconds)

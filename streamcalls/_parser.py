@@ -10,8 +10,8 @@ from ._adapter import Adapter, as_mapping
 from ._arguments import IdFactory
 from ._detect import AutoDetector
 from ._emitter import Emitter
-from ._errors import MalformedStreamError, UsageError
-from ._events import Event, ParseError
+from ._errors import MalformedStreamError, ProviderFailure, UsageError
+from ._events import Event, ParseError, ProviderError, StreamStarted
 from ._limits import Limits
 from ._names import ProviderName
 from ._nonstream import DocumentReader
@@ -54,8 +54,10 @@ class StreamParser:
     Bad input never raises: it becomes :class:`~streamcalls.ParseError`,
     :class:`~streamcalls.ToolCallFailed` or :class:`~streamcalls.ProviderError`
     events and parsing goes on.  With ``strict=True`` the first ParseError
-    raises :class:`~streamcalls.MalformedStreamError` instead.  Exceptions are
-    otherwise for misuse: an unknown provider name, ``feed`` after ``close``.
+    raises :class:`~streamcalls.MalformedStreamError` instead, and with
+    ``raise_provider_errors=True`` a ProviderError raises
+    :class:`~streamcalls.ProviderFailure`.  Exceptions are otherwise for
+    misuse: an unknown provider name, ``feed`` after ``close``.
 
     :param provider: ``"openai"``, ``"openai-responses"``, ``"anthropic"``,
         ``"ollama"``, ``"gemini"``, ``"bedrock"``, ``"cohere"``, ``"text"``,
@@ -111,6 +113,9 @@ class StreamParser:
         (default ``call_`` + random hex); pass one to get deterministic ids.
     :param limits: bounds on what one stream may make the parser hold.
     :param strict: raise on the first ParseError instead of reporting it.
+    :param raise_provider_errors: raise :class:`~streamcalls.ProviderFailure`
+        (carrying the event) instead of reporting a ProviderError, for a loop
+        that handles a refused or failed request in one ``except``.
     :param partial_arguments: also emit :class:`~streamcalls.ToolCallPatch`
         events: after each ``ToolCallDelta``, what its text changed in the
         call's arguments, so that the value so far can be used while the
@@ -119,7 +124,21 @@ class StreamParser:
         that it cannot take (an unknown detector, ``native="yes"``, ...).
     """
 
-    __slots__ = ("_adapter", "_bom", "_closed", "_emit", "_framer", "_out", "_provider", "_strict", "_utf8")
+    __slots__ = (
+        "_adapter",
+        "_bom",
+        "_checks",
+        "_closed",
+        "_content",
+        "_counting",
+        "_emit",
+        "_framer",
+        "_out",
+        "_provider",
+        "_raises",
+        "_strict",
+        "_utf8",
+    )
 
     def __init__(
         self,
@@ -134,6 +153,7 @@ class StreamParser:
         strict: bool = False,
         partial_arguments: bool = False,
         model: str | None = None,
+        raise_provider_errors: bool = False,
     ) -> None:
         limits = check_parser_options(
             native=native,
@@ -146,6 +166,7 @@ class StreamParser:
             partial_arguments=partial_arguments,
             model=model,
             provider=provider,
+            raise_provider_errors=raise_provider_errors,
         )
         emit = Emitter(
             limits,
@@ -164,6 +185,10 @@ class StreamParser:
         self._emit = emit
         self._out = emit.out
         self._strict = strict
+        self._raises = raise_provider_errors
+        self._checks = strict or raise_provider_errors  # events are looked through (see _counted)
+        self._counting = False  # progress was read: events and text are counted from then on
+        self._content = 0  # events that are not ParseErrors, while counting
         self._closed = False
         self._bom: LeadingBom | None = LeadingBom()
         self._adapter: Adapter | None
@@ -205,6 +230,29 @@ class StreamParser:
         return None if self._provider == "auto" else self._provider
 
     @property
+    def progress(self) -> int:
+        """A count that grows each time the input carries content.
+
+        Content is text (also text a detector still holds back, as it could
+        be a call's markup), reasoning, a call's data, the stream's end or an
+        error: anything but a keep-alive.  SSE comments, blank lines, an
+        Anthropic ``ping``, a chunk with an empty delta, the response's start
+        (``StreamStarted``) and input the parser cannot read (a ParseError)
+        leave it as it was.  Compare it before and
+        after a ``feed`` to tell a model that is writing from a connection
+        that is only kept open -- the async fronts' ``idle_timeout`` does
+        that, and the parser itself never looks at a clock.
+
+        Only its growth means something: the counting starts when it is
+        first read, so that a parser whose progress nobody reads does not
+        pay for it.
+        """
+        if not self._counting:
+            self._counting = self._checks = True
+            self._emit.count_texts()
+        return self._content + self._emit.texts
+
+    @property
     def state(self) -> ParserState:
         """``OPEN`` until :meth:`close` is called, then ``CLOSED`` (``feed`` then raises)."""
         return ParserState.CLOSED if self._closed else ParserState.OPEN
@@ -233,8 +281,8 @@ class StreamParser:
             return []
         events = out.copy()
         out.clear()
-        if self._strict:
-            _raise_on_parse_error(events)
+        if self._checks:
+            return self._counted(events)
         return events
 
     def feed_event(self, obj: Any) -> list[Event]:
@@ -295,16 +343,29 @@ class StreamParser:
             return []
         events = out.copy()
         out.clear()
-        if self._strict:
-            _raise_on_parse_error(events)
+        if self._checks:
+            return self._counted(events)
         return events
 
+    def _counted(self, events: list[Event]) -> list[Event]:
+        """Count the events that are content (once progress is read); raise where the options ask.
 
-def _raise_on_parse_error(events: list[Event]) -> None:
-    """``strict=True``: the first ParseError raises, carrying the events before it."""
-    for position, event in enumerate(events):
-        if type(event) is ParseError:
-            raise MalformedStreamError(event, events[:position])
+        ``strict=True``: the first ParseError raises; ``raise_provider_errors=True``:
+        the first ProviderError.  Either carries the events before it.
+        """
+        content = len(events)
+        for position, event in enumerate(events):
+            kind = type(event)
+            if kind is ParseError:
+                if self._strict:
+                    raise MalformedStreamError(event, events[:position])  # type: ignore[arg-type]
+                content -= 1
+            elif kind is StreamStarted:
+                content -= 1  # the response began: the server's doing, not yet the model's
+            elif kind is ProviderError and self._raises:
+                raise ProviderFailure(event, events[:position])  # type: ignore[arg-type]
+        self._content += content
+        return events
 
 
 def _as_bytes(data: object) -> bytes:

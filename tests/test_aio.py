@@ -6,15 +6,18 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import aclosing
 
 import anyio
+import httpx
 import pytest
 
 import streamcalls
 from streamcalls import TextDelta, ToolCallCompleted
+from streamcalls.testing import ReplayApp, load_recordings, serve
 from tests.support import DATA, counter_ids, normalize
 
 pytestmark = pytest.mark.anyio
 
 PARALLEL = (DATA / "openai" / "parallel_calls.sse").read_bytes()
+ONE_CALL = (DATA / "openai" / "one_call.sse").read_bytes()
 
 
 class Source:
@@ -148,7 +151,7 @@ async def test_an_idle_source_ends_with_stream_stalled() -> None:
         async for event in streamcalls.aparse(stalls(), idle_timeout=0.2):
             events.append(event)
 
-    with anyio.fail_after(30), pytest.raises(streamcalls.StreamStalled, match=r"no data for 0\.2 s"):
+    with anyio.fail_after(30), pytest.raises(streamcalls.StreamStalled, match=r"no content for 0\.2 s"):
         await consume()
     assert events[:2] == [streamcalls.StreamStarted("openai"), streamcalls.TextDelta("hi")]
     assert events[-1] == streamcalls.StreamFinished("error", None, None)
@@ -175,3 +178,43 @@ def test_the_sync_twin_fails_the_open_call_then_raises() -> None:
         events.extend(streamcalls.parse_iter(failing()))
     assert isinstance(info.value.__cause__, OSError)
     assert [type(e).__name__ for e in events[-3:]] == ["ToolCallFailed", "ParseError", "StreamFinished"]
+
+
+# -- from_httpx and from_httpx_sync refuse each other's responses ---------------------------------
+
+
+async def test_a_sync_httpx_response_is_refused_naming_from_httpx_sync() -> None:
+    async with serve(ReplayApp(load_recordings(DATA)), graceful_timeout=0.1) as url:
+
+        def in_a_thread() -> tuple[str, list[streamcalls.Event]]:
+            with httpx.Client() as client, client.stream("GET", f"{url}/replay/openai/one_call") as response:
+                try:
+                    streamcalls.from_httpx(response)
+                except streamcalls.UsageError as exc:
+                    refused = str(exc)
+                return refused, list(streamcalls.from_httpx_sync(response))  # what to do instead
+
+        refused, events = await anyio.to_thread.run_sync(in_a_thread)
+        async with (
+            httpx.AsyncClient() as client,
+            client.stream("GET", f"{url}/replay/openai/one_call") as response,
+        ):
+            with pytest.raises(streamcalls.UsageError) as info:
+                streamcalls.from_httpx_sync(response)
+            got = [e async for e in streamcalls.from_httpx(response)]
+    assert refused == (
+        "this response comes from a sync httpx.Client, whose body cannot be read this way: "
+        "use streamcalls.from_httpx_sync(response)"
+    )
+    assert str(info.value) == (
+        "this response comes from an httpx.AsyncClient, whose body cannot be read this way: "
+        "use streamcalls.from_httpx(response)"
+    )
+    assert normalize(events) == normalize(got) == normalize(streamcalls.parse(ONE_CALL))
+
+
+def test_what_is_not_a_response_is_refused() -> None:
+    with pytest.raises(
+        streamcalls.UsageError, match=r"expected an httpx.Response \(with aiter_bytes\(\)\), not bytes"
+    ):
+        streamcalls.from_httpx(b"data: {}\n\n")  # type: ignore[arg-type]

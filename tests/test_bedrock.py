@@ -230,28 +230,29 @@ def test_events_after_message_stop_are_reported_once() -> None:
 def test_an_exception_after_message_stop_still_counts() -> None:
     boom = {"exception": "internalServerException", "payload": {"message": "late failure"}}
     assert events(encode(START, STOP, boom)) == [
-        ProviderError("late failure", "internalServerException"),
+        ProviderError("late failure", "internalServerException", 500),
         StreamFinished("error", None, "end_turn"),
     ]
 
 
 @pytest.mark.parametrize(
-    "name",
+    ("name", "status"),  # the HTTP status the API reference gives each exception of the stream
     [
-        "throttlingException",
-        "modelStreamErrorException",
-        "internalServerException",
-        "serviceUnavailableException",
-        "validationException",
-        "someFutureException",
+        ("throttlingException", 429),
+        ("modelStreamErrorException", 424),
+        ("internalServerException", 500),
+        ("serviceUnavailableException", 503),
+        ("validationException", 400),
+        ("modelTimeoutException", 408),
+        ("someFutureException", None),
     ],
 )
-def test_exceptions_are_provider_errors(name: str) -> None:
+def test_exceptions_are_provider_errors(name: str, status: int | None) -> None:
     data = encode(START, TOOL, tool_input('{"a"'), {"exception": name, "payload": {"message": "no"}})
     assert events(data)[1:] == [
         ToolCallDelta(0, '{"a"'),
         ToolCallFailed(0, "t1", "f", '{"a"', "interrupted by a provider error: no"),
-        ProviderError("no", name),
+        ProviderError("no", name, status),
         StreamFinished("error"),
     ]
 
@@ -260,7 +261,7 @@ def test_an_exception_without_a_payload() -> None:
     bare = message([(":exception-type", 7, "throttlingException"), (":message-type", 7, "exception")], b"")
     data = encode(START) + bare
     assert events(data) == [
-        ProviderError("throttlingException", "throttlingException"),
+        ProviderError("throttlingException", "throttlingException", 429),
         StreamFinished("error"),
     ]
 

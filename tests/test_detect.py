@@ -123,7 +123,7 @@ def test_prefix_of_a_field_at_the_end_is_text() -> None:
 
 def test_sse_error_object_first_is_a_provider_error() -> None:
     events = feed_chunks([b'data: {"error": {"message": "invalid key", "code": 401}}\n\n'])
-    assert events[0] == ProviderError("invalid key", "401")
+    assert events[0] == ProviderError("invalid key", "401", 401)  # the body's number is its HTTP status
 
 
 def test_feed_event_detects_the_provider_from_objects() -> None:

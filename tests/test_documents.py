@@ -181,6 +181,16 @@ ERRORS: list[tuple[str, Any, str, str | None]] = [
 ]
 
 
+# The status each body gives (a number of its own) or its code stands for (as the provider documents it).
+STATUSES = {
+    "openrouter": 401,
+    "anthropic": 529,
+    "gemini": 429,
+    "mistral with a structured message": 400,
+    "bedrock with its exception name": 400,
+}
+
+
 def bodies(obj: Any) -> list[bytes]:
     compact = msgspec.json.encode(obj)
     return [compact, msgspec.json.format(compact, indent=2) + b"\n", b"\r\n  " + compact + b"\n"]
@@ -191,7 +201,7 @@ def bodies(obj: Any) -> list[bytes]:
 def test_an_error_object_in_any_shape_under_any_provider(
     shape: str, body: Any, message: str, code: str | None, provider: str
 ) -> None:
-    expected = [ProviderError(message, code), StreamFinished("error", None, None)]
+    expected = [ProviderError(message, code, STATUSES.get(shape)), StreamFinished("error", None, None)]
     for data in bodies(body):
         assert feed_chunks([data], provider) == expected, data
         assert feed_chunks(bytewise(data), provider) == expected, data
@@ -203,7 +213,7 @@ def test_a_gemini_error_as_the_one_element_of_an_array(provider: str) -> None:
     for data in bodies([error]):
         events = feed_chunks(bytewise(data), provider)
         assert events == [
-            ProviderError("API key not valid.", "INVALID_ARGUMENT"),
+            ProviderError("API key not valid.", "INVALID_ARGUMENT", 400),
             StreamFinished("error", None, None),
         ]
 

@@ -182,7 +182,9 @@ async def test_http_errors_become_provider_errors(path: str, model: str, message
     ):
         events = [e async for e in streamcalls.from_httpx(response)]
     assert events == [
-        ProviderError(message, code),
+        ProviderError(
+            message, code, int(model.split("-")[1])
+        ),  # the response's status, whatever the code says
         StreamFinished("error", provider_reason=message.split(":", maxsplit=1)[0]),
     ]
 

@@ -80,7 +80,7 @@ def test_an_http_error_body_is_a_provider_error() -> None:
     error = {"code": 400, "message": "API key not valid.", "status": "INVALID_ARGUMENT"}
     body = json.dumps({"error": error}, indent=2).encode() + b"\n"  # not an array: an HTTP 400 body
     assert events(body) == [
-        ProviderError("API key not valid.", "INVALID_ARGUMENT"),
+        ProviderError("API key not valid.", "INVALID_ARGUMENT", 400),
         StreamFinished("error"),
     ]
 
@@ -93,7 +93,7 @@ def test_auto_detection() -> None:
     assert parser.provider == "gemini"
     error = sse({"error": {"code": 429, "message": "Quota exceeded", "status": "RESOURCE_EXHAUSTED"}})
     assert feed_chunks([error], "auto") == [
-        ProviderError("Quota exceeded", "RESOURCE_EXHAUSTED"),
+        ProviderError("Quota exceeded", "RESOURCE_EXHAUSTED", 429),
         StreamFinished("error"),
     ]
     # A model's text may start with "[": it is text unless "{" follows.

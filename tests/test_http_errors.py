@@ -80,7 +80,7 @@ def test_what_is_parsed(status: int, content_type: str | None, problem: str | No
 )
 def test_json_error_bodies(status: int, body: bytes, message: str, code: str) -> None:
     assert bad_response_events(status, "", "application/json", body) == [
-        ProviderError(message, code),
+        ProviderError(message, code, status),
         StreamFinished("error", provider_reason=message.split(":", maxsplit=1)[0]),
     ]
 
@@ -88,7 +88,7 @@ def test_json_error_bodies(status: int, body: bytes, message: str, code: str) ->
 def test_an_html_page_is_summarized_by_its_title() -> None:
     page = b"<html><head><title>502 Bad Gateway</title></head><body><center>nginx</center></body></html>"
     events = bad_response_events(502, "Bad Gateway", "text/html", page)
-    assert events[0] == ProviderError("HTTP 502 Bad Gateway: 502 Bad Gateway", "502")
+    assert events[0] == ProviderError("HTTP 502 Bad Gateway: 502 Bad Gateway", "502", 502)
 
 
 def test_a_2xx_that_is_not_a_stream() -> None:
@@ -101,14 +101,14 @@ def test_a_2xx_that_is_not_a_stream() -> None:
 def test_an_aws_error_is_named_by_its_header_when_the_body_does_not() -> None:
     body = b'{"message": "The provided model identifier is invalid."}'
     header = "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/"
-    [error, _] = bad_response_events(400, "Bad Request", "application/json", body, header)
+    [error, _] = bad_response_events(400, "Bad Request", "application/json", body, error_type=header)
     assert error == ProviderError(
-        "HTTP 400 Bad Request: The provided model identifier is invalid.", "ValidationException"
+        "HTTP 400 Bad Request: The provided model identifier is invalid.", "ValidationException", 400
     )
     [error, _] = bad_response_events(400, "Bad Request", "application/json", body)
     assert isinstance(error, ProviderError)
     assert error.code == "400"  # no header: the status
     with_code = b'{"error": {"message": "m", "code": "own_code"}}'
-    [error, _] = bad_response_events(400, "Bad Request", "application/json", with_code, header)
+    [error, _] = bad_response_events(400, "Bad Request", "application/json", with_code, error_type=header)
     assert isinstance(error, ProviderError)
     assert error.code == "own_code"  # the body's own code wins

@@ -39,6 +39,7 @@ LAYERS = (
             "_call.py",
             "_calls.py",
             "_emitter.py",
+            "_statuses.py",
             "_adapter.py",
             "_lenient.py",
             "_models.py",

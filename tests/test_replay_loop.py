@@ -341,7 +341,7 @@ async def test_a_history_the_provider_would_reject_gets_its_400(
     message = error["error"]["message"]
     code = error["error"]["code"] if provider == "openai" else "invalid_request_error"
     assert events == [
-        ProviderError(f"HTTP 400 Bad Request: {message}", code or "invalid_request_error"),
+        ProviderError(f"HTTP 400 Bad Request: {message}", code or "invalid_request_error", 400),
         StreamFinished("error", provider_reason="HTTP 400 Bad Request"),
     ]
 

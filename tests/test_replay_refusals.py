@@ -326,7 +326,7 @@ async def test_a_history_the_provider_would_refuse_gets_its_400(
         inner = error["error"]
         message = inner if isinstance(inner, str) else inner["message"]
     assert events == [
-        ProviderError(f"HTTP 400 Bad Request: {message}", _code(provider, error)),
+        ProviderError(f"HTTP 400 Bad Request: {message}", _code(provider, error), 400),
         StreamFinished("error", provider_reason="HTTP 400 Bad Request"),
     ]
 

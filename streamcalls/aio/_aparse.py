@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncGenerator, AsyncIterable
+from contextlib import aclosing
 from typing import Any
 
 import anyio
 
 from .._api import Chunk
-from .._errors import StreamInterrupted, StreamStalled, UsageError
+from .._errors import UsageError
 from .._events import Event
 from .._names import ProviderName
-from .._options import check_idle_timeout
 from .._parser import StreamParser
+from ._drive import Patience, drive, patience
 
 __all__ = ("CLOSE_TIMEOUT", "aclose_quietly", "aparse", "parser_events")
 
@@ -52,6 +53,7 @@ def aparse(
     provider: ProviderName = "auto",
     *,
     idle_timeout: float | None = None,
+    first_content_timeout: float | None = None,
     **options: Any,
 ) -> AsyncGenerator[Event, None]:
     """Parse an async stream of chunks: yields each event as soon as its chunk is fed.
@@ -59,7 +61,8 @@ def aparse(
     ``source`` is any async iterable of ``bytes``/``str`` chunks, e.g.
     ``httpx.Response.aiter_bytes()``; for sync iterables use
     :func:`streamcalls.parse_iter`.  Options are those of
-    :class:`~streamcalls.StreamParser`.
+    :class:`~streamcalls.StreamParser` (``raise_provider_errors=True`` makes
+    a provider's error raise :class:`~streamcalls.ProviderFailure`).
 
     Reading is pulled by the consumer: the next chunk is read only when the
     events of the previous one have been taken, so a slow consumer slows the
@@ -72,12 +75,22 @@ def aparse(
     end a cut-off stream are yielded -- the call that was open as
     ``ToolCallFailed``, ``StreamFinished("error")`` -- and then
     :class:`~streamcalls.StreamInterrupted` is raised from the source's error.
-    With ``idle_timeout``, a source that sends nothing for that many seconds
-    ends the same way with :class:`~streamcalls.StreamStalled`.
+
+    Stalls end the same way, with :class:`~streamcalls.StreamStalled`; only
+    content counts (text, reasoning, call data, the end, an error), never a
+    keep-alive (SSE comments, Anthropic ``ping`` events, blank lines):
+
+    - ``idle_timeout``: seconds without content, once content has come;
+    - ``first_content_timeout``: seconds for the first content.  Until it
+      comes -- a reasoning model may think for minutes, with keep-alives --
+      ``idle_timeout`` counts only silence (no bytes at all).
+
+    Only the time spent waiting for the source counts, not the consumer's
+    time between events.
 
     :raises UsageError: at the call, if ``source`` is not an async iterable,
-        ``idle_timeout`` is not a positive number of seconds, or an option's
-        value is wrong (see :class:`~streamcalls.StreamParser`).
+        a timeout is not a positive number of seconds, or an option's value
+        is wrong (see :class:`~streamcalls.StreamParser`).
     """
     if not hasattr(source, "__aiter__"):
         hint = (
@@ -86,33 +99,18 @@ def aparse(
             else "pass an async iterable of bytes or str chunks"
         )
         raise UsageError(f"aparse() takes an async iterable, not {type(source).__name__}: {hint}")
-    timeout = check_idle_timeout(idle_timeout)
-    return parser_events(source, StreamParser(provider, **options), timeout)
+    limits = patience(idle_timeout, first_content_timeout)
+    return parser_events(source, StreamParser(provider, **options), limits)
 
 
 async def parser_events(
-    source: AsyncIterable[Chunk], parser: StreamParser, idle_timeout: float
+    source: AsyncIterable[Chunk], parser: StreamParser, limits: Patience
 ) -> AsyncGenerator[Event, None]:
-    """The events of ``source`` through ``parser`` (options already checked)."""
+    """The events of ``source`` through ``parser`` (options already checked); the source is closed at the end."""
     chunks = source.__aiter__()
     try:
-        while True:
-            try:
-                with anyio.fail_after(idle_timeout):
-                    chunk = await chunks.__anext__()
-            except StopAsyncIteration:
-                break
-            except TimeoutError as exc:
-                for event in parser.close():
-                    yield event
-                raise StreamStalled(f"no data for {idle_timeout:g} s; the stream was abandoned") from exc
-            except Exception as exc:
-                for event in parser.close():
-                    yield event
-                raise StreamInterrupted(f"the stream broke off before its end: {exc!r}") from exc
-            for event in parser.feed(chunk):
+        async with aclosing(drive(chunks, parser.feed, parser, limits)) as events:
+            async for event in events:
                 yield event
-        for event in parser.close():
-            yield event
     finally:
         await aclose_quietly(chunks, source)

@@ -30,8 +30,8 @@ import anyio
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from .._errors import UsageError
-from .._events import Event, ToolCall, ToolCallCompleted, ToolCallFailed
+from .._errors import ProviderFailure, UsageError
+from .._events import Event, ProviderError, ToolCall, ToolCallCompleted, ToolCallFailed
 from .._names import CodecProviderName, OpenAIChatName
 from .._results import ToolResult
 from .._turn import Turn, TurnBuilder
@@ -73,6 +73,7 @@ def run_tools(
     max_concurrency: int | None = 8,
     timeout: float | None = None,
     context: object = None,
+    raise_provider_errors: bool = False,
 ) -> ToolRun: ...
 @overload
 def run_tools(
@@ -82,6 +83,7 @@ def run_tools(
     max_concurrency: int | None = 8,
     timeout: float | None = None,
     context: object = None,
+    raise_provider_errors: bool = False,
 ) -> ToolRun: ...
 def run_tools(
     events: AsyncIterable[Event],
@@ -90,6 +92,7 @@ def run_tools(
     max_concurrency: int | None = 8,
     timeout: float | None = None,
     context: object = None,
+    raise_provider_errors: bool = False,
 ) -> ToolRun:
     """Run each call's tool as soon as its ``ToolCallCompleted`` arrives.
 
@@ -152,17 +155,27 @@ def run_tools(
     the tools still running and closes the source.  Reading is paced by the
     consumer: the next event is read once the previous one is taken.
 
+    ``raise_provider_errors=True``: a :class:`~streamcalls.ProviderError`
+    event ends the run the same way -- the tools of the calls that had
+    completed finish, their results are yielded -- and is then raised as
+    :class:`~streamcalls.ProviderFailure` (the event is not yielded), for a
+    loop that retries a failed request in one ``except``.
+
     :raises UsageError: at the call, for tools that cannot run (see
         :meth:`Tool.from_function <streamcalls.Tool.from_function>`), a
-        ``max_concurrency`` below 1, a ``timeout`` that is not positive, or a
-        tool that takes a ``ToolContext`` without a ``context`` (of its type).
+        ``max_concurrency`` below 1, a ``timeout`` that is not positive, a
+        tool that takes a ``ToolContext`` without a ``context`` (of its type),
+        or a ``raise_provider_errors`` that is not a bool.
     """
     if not hasattr(events, "__aiter__"):
         raise UsageError(f"run_tools() takes an async iterable of events, not {type(events).__name__}")
     if max_concurrency is not None and (type(max_concurrency) is not int or max_concurrency < 1):
         raise UsageError(f"max_concurrency must be at least 1 (or None), not {max_concurrency!r}")
+    if type(raise_provider_errors) is not bool:
+        raise UsageError(f"raise_provider_errors must be True or False, not {raise_provider_errors!r}")
     invokers = tools_by_name(tools, timeout, context)
-    return ToolRun(events, invokers, math.inf if max_concurrency is None else max_concurrency)
+    limit = math.inf if max_concurrency is None else max_concurrency
+    return ToolRun(events, invokers, limit, raise_provider_errors=raise_provider_errors)
 
 
 class ToolRun:
@@ -173,6 +186,7 @@ class ToolRun:
         "_ended",
         "_events",
         "_limiter",
+        "_raises",
         "_receive",
         "_results",
         "_task_group",
@@ -181,9 +195,15 @@ class ToolRun:
     )
 
     def __init__(
-        self, events: AsyncIterable[Event], tools: dict[str, Invoker], max_concurrency: float
+        self,
+        events: AsyncIterable[Event],
+        tools: dict[str, Invoker],
+        max_concurrency: float,
+        *,
+        raise_provider_errors: bool = False,
     ) -> None:
         self._events = events
+        self._raises = raise_provider_errors
         self._tools = tools
         self._limiter = anyio.CapacityLimiter(max_concurrency)
         self._task_group: TaskGroup | None = None
@@ -359,6 +379,8 @@ class ToolRun:
                     return None
                 except Exception as exc:
                     return exc
+                if type(event) is ProviderError and self._raises:
+                    return ProviderFailure(event)  # raised once the tools have finished
                 if type(event) is ToolCallCompleted:
                     delivered = anyio.Event()
                     tools.start_soon(self._run_tool, event.call, send.clone(), delivered)

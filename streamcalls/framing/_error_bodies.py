@@ -22,7 +22,11 @@ from each provider's documentation:
 
 The code is the provider's machine-readable name for the error: Google's
 ``status``, else ``code``, else ``type`` (the HTTP status number only when
-nothing else names it).  These functions are used both by the parser, on a
+nothing else names it).  The status is a number the body gives (Google's
+``code``, a numeric ``code`` or ``status`` of other servers), else the one
+the provider documents for the code (:mod:`streamcalls._statuses`); the
+delay before a retry is Google's ``RetryInfo.retryDelay`` (``"37s"``) among
+the error's ``details``.  These functions are used both by the parser, on a
 body fed to it, and by the httpx front, on a response whose status already
 says it failed, so the same body gives the same message and code either way.
 """
@@ -30,11 +34,13 @@ says it failed, so the same body gives the same message and code either way.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
-__all__ = ("MAX_ERROR_BODY", "error_in", "gist", "html_title")
+from .._statuses import documented_status
+
+__all__ = ("MAX_ERROR_BODY", "ErrorBody", "error_in", "gist", "html_title")
 
 MAX_ERROR_BODY = 64 * 1024
 """Bytes of an error response's body read to report it."""
@@ -43,10 +49,20 @@ _SPACES = re.compile(r"\s+")
 _TAGS = re.compile(r"<[^>]*>")
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 _AWS_TYPE = re.compile(r"(?:.*#)?([^:]*)")  # "namespace#Name:uri" -> "Name"
+_DURATION = re.compile(r"([0-9]{1,9}(?:\.[0-9]{1,9})?)s")  # protobuf's Duration in JSON: "37s", "0.5s"
 
 
-def error_in(obj: Any) -> tuple[str, str | None] | None:
-    """The ``(message, code)`` of a decoded error body, or None if ``obj`` is not one.
+class ErrorBody(NamedTuple):
+    """What an error body says, in the order :meth:`Emitter.provider_error` takes it."""
+
+    message: str
+    code: str | None
+    status: int | None = None
+    retry_after: float | None = None
+
+
+def error_in(obj: Any) -> ErrorBody | None:
+    """The message, code, status and retry delay of a decoded error body, or None if ``obj`` is not one.
 
     A complete Responses ``response`` is never an error body here, not even a
     failed one: its ``error`` is reported as that response's end.
@@ -60,20 +76,50 @@ def error_in(obj: Any) -> tuple[str, str | None] | None:
     error = obj.get("error")
     if isinstance(error, dict):
         message = error.get("message") or error.get("detail") or error.get("error") or error
-        return _text(message), _code(error)
+        return _body(_text(message), error)
     if isinstance(error, str):
-        return error, _code(obj)
+        return _body(error, obj)
     if obj.get("object") == "error":
-        return _text(obj.get("message")), _code(obj)
+        return _body(_text(obj.get("message")), obj)
     message = obj.get("message", obj.get("Message"))
     if isinstance(message, str):
         kind = obj.get("__type")
         if isinstance(kind, str) and kind:
-            return message, _AWS_TYPE.match(kind).group(1)  # type: ignore[union-attr]
-        return message, _code(obj)
+            name = _AWS_TYPE.match(kind).group(1)  # type: ignore[union-attr]
+            return ErrorBody(message, name, documented_status(name))
+        return _body(message, obj)
     detail = obj.get("detail")
     if detail is not None and len(obj) == 1:
-        return _text(detail), None
+        return ErrorBody(_text(detail), None)
+    return None
+
+
+def _body(message: str, holder: dict[str, Any]) -> ErrorBody:
+    code = _code(holder)
+    status = _status(holder.get("code"))
+    if status is None:
+        status = _status(holder.get("status"))
+    return ErrorBody(
+        message, code, documented_status(code) if status is None else status, _retry_delay(holder)
+    )
+
+
+def _status(value: Any) -> int | None:
+    """An HTTP status a body gives as a number (never a bool, never outside 100..599)."""
+    return value if type(value) is int and 100 <= value <= 599 else None
+
+
+def _retry_delay(holder: dict[str, Any]) -> float | None:
+    """Google's ``RetryInfo.retryDelay`` among the error's ``details``, in seconds."""
+    details = holder.get("details")
+    if not isinstance(details, list):
+        return None
+    for detail in details:
+        if isinstance(detail, dict) and str(detail.get("@type", "")).endswith("google.rpc.RetryInfo"):
+            delay = detail.get("retryDelay")
+            found = _DURATION.fullmatch(delay) if isinstance(delay, str) else None
+            if found is not None:
+                return float(found.group(1))
     return None
 
 

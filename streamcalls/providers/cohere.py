@@ -158,7 +158,10 @@ class CohereAdapter(Adapter):
 
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:
-        return isinstance(obj, dict) and (obj.get("type") in EVENT_TYPES or name in EVENT_TYPES)
+        if not isinstance(obj, dict):
+            return False
+        kind = obj.get("type")
+        return (isinstance(kind, str) and kind in EVENT_TYPES) or name in EVENT_TYPES  # a list is no type
 
     def head(self, view: _Event, raw: Any) -> tuple[object, object]:
         return None, view.id
