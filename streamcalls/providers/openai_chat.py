@@ -21,8 +21,10 @@ else (no index: Gemini's and Mistral's compatible output) to the open call.
 A new id, a new name after the call's JSON closed, or a second top-level
 JSON object (servers that send every call with ``index: 0``) starts a new
 call; anything else after a call's closed arguments (``{"a": 1}}``) starts
-none and is reported as a ParseError naming that call.  Empty names
-repeated in continuation fragments are ignored.  Only choice 0 is read.
+none and is reported as a ParseError naming that call.  Starting a call
+never ends another: parallel calls' fragments may interleave (each naming
+its index), so a call completes when its JSON closes, or at the finish.
+Empty names repeated in continuation fragments are ignored.  Only choice 0 is read.
 Gemini's compatible endpoint puts a call's Gemini 3 signature in
 ``extra_content.google.thought_signature``: it becomes the call's
 :attr:`~streamcalls.ToolCall.thought_signature`.
@@ -356,9 +358,9 @@ class OpenAIChatAdapter(Adapter):
         calls = self.emit.calls
         if self.emit.reasoning_open:  # the reasoning before the calls ends where they begin
             self._end_reasoning()
-        current = self._current
-        if current is not None and current.status == OPEN:
-            calls.end(current)  # OpenAI streams calls one after another
+        # The call before stays open: parallel calls' fragments may interleave (each by its
+        # index or id), so a call ends when its JSON closes, or at the finish -- never because
+        # another one began.
         call = calls.open(call_id, name, "native")
         if call is None:
             return None
