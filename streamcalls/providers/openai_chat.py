@@ -33,6 +33,14 @@ Every chunk carries ``model``: the first one's adds its family's text
 detectors (unless ``detect=`` or ``model=`` was given).  The first chunk's
 ``model`` and ``id`` are the stream's start.
 
+Azure OpenAI opens with a chunk of ``choices: []`` and
+``prompt_filter_results`` whose ``object``, ``id`` and ``model`` are empty
+strings: it carries nothing, and the stream starts at the next chunk, which
+names them.  Its chunks carry ``content_filter_results`` (ignored; a cut
+reads ``finish_reason: "content_filter"``), and with the asynchronous filter
+an annotation chunk (no ``delta``, ``content_filter_offsets``) may follow
+the finish: nothing to read.
+
 Reasoning comes in one of three fields, and each run of one is a reasoning
 block of that ``kind``, ended by the answer's text, a call or the end:
 ``reasoning_content`` (DeepSeek, Kimi, vLLM, llama.cpp), ``reasoning``
@@ -201,6 +209,11 @@ class OpenAIChatAdapter(Adapter):
         self._finish_reason: str | None = None
         self._usage: Usage | None = None
 
+    def begin(self, view: _Chunk, raw: Any) -> None:
+        if not view.model and not view.choices and view.error is None and view.usage is None:
+            return  # Azure's prompt-filter chunk names no model or id: the stream starts at the next
+        super().begin(view, raw)
+
     def head(self, view: _Chunk, raw: Any) -> tuple[object, object]:
         return head_of(raw, _head, "model", "id")
 
@@ -209,9 +222,9 @@ class OpenAIChatAdapter(Adapter):
         if not isinstance(obj, dict):
             return False
         kind = obj.get("object")
-        return kind == "chat.completion.chunk" or (
-            "choices" in obj and kind is None and "candidates" not in obj
-        )
+        # No "object" (some compatible servers), or Azure's "" on its prompt-filter and
+        # content-filter annotation chunks (empty id and model too).
+        return kind == "chat.completion.chunk" or ("choices" in obj and not kind and "candidates" not in obj)
 
     # -- input -----------------------------------------------------------------
 
