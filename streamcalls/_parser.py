@@ -58,7 +58,8 @@ class StreamParser:
     otherwise for misuse: an unknown provider name, ``feed`` after ``close``.
 
     :param provider: ``"openai"``, ``"openai-responses"``, ``"anthropic"``,
-        ``"ollama"``, ``"gemini"``, ``"bedrock"``, ``"cohere"``, ``"text"``,
+        ``"ollama"``, ``"gemini"``, ``"bedrock"`` (ConverseStream),
+        ``"bedrock-invoke"`` (InvokeModelWithResponseStream), ``"cohere"``, ``"text"``,
         an alias of one (``"openrouter"``, ``"groq"``, ``"vllm"``, ...), or
         ``"auto"`` to detect it from the first bytes and first event.  Typed
         as :data:`~streamcalls.ProviderName`, so a misspelt name fails type

@@ -49,6 +49,7 @@ PROVIDERS = (
     "ollama",
     "gemini",
     "bedrock",
+    "bedrock-invoke",
     "cohere",
     "text",
 )

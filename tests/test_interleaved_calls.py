@@ -105,7 +105,7 @@ def plans(draw: st.DrawFn, *, max_calls: int = 4, one_entry_per_call: bool = Fal
         pick = draw(st.sampled_from([n for n, queue in enumerate(queues) if queue]))
         order.append(queues[pick].pop(0))
     # Wire indices follow start order.
-    renumber = {}
+    renumber: dict[int, int] = {}
     for step in order:
         if step[0] == "start":
             renumber[step[1]] = len(renumber)

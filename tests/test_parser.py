@@ -90,7 +90,10 @@ def test_a_new_index_leaves_the_previous_call_open() -> None:
     parser = StreamParser("openai")
     parser.feed(openai_call_start(0, "c1", "no_args"))
     assert completed(parser.feed(openai_call_start(1, "c2", "g"))) == []
-    assert completed(parser.feed(openai_finish())) == [ToolCall("c1", "no_args", {}, 0), ToolCall("c2", "g", {}, 1)]
+    assert completed(parser.feed(openai_finish())) == [
+        ToolCall("c1", "no_args", {}, 0),
+        ToolCall("c2", "g", {}, 1),
+    ]
 
 
 # -- arguments ---------------------------------------------------------------------------------

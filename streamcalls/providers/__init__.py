@@ -16,6 +16,7 @@ from .._adapter import Adapter
 from .._errors import UsageError
 from .anthropic import AnthropicAdapter
 from .bedrock import BedrockAdapter
+from .bedrock_invoke import BedrockInvokeAdapter
 from .cohere import CohereAdapter
 from .gemini import GeminiAdapter
 from .ollama import OllamaAdapter
@@ -37,6 +38,7 @@ ADAPTERS: dict[str, type[Adapter]] = {
         CohereAdapter,
         GeminiAdapter,
         BedrockAdapter,
+        BedrockInvokeAdapter,
         TextAdapter,
     )
 }
