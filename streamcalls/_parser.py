@@ -22,7 +22,7 @@ from .framing._bom import LeadingBom
 from .framing._make import make_framer
 from .framing._records import Framer
 from .framing._utf8 import Utf8CheckedFramer, Utf8Filter
-from .providers import adapter_for, recognize
+from .providers import adapter_for, looks_like, recognize
 
 __all__ = ("ParserState", "StreamParser")
 
@@ -162,6 +162,7 @@ class StreamParser:
             channel = build_channel(emit.out, emit.calls, tuple(detect), tools, fallback=native is True)
             emit.text = channel.push
             emit.text_end = channel.end
+        emit.identify = looks_like  # a first record another provider's: named, once
         self._emit = emit
         self._out = emit.out
         self._strict = strict

@@ -184,6 +184,7 @@ def _usage(raw: _Usage) -> Usage:
 
 class BedrockAdapter(Adapter):
     name = "bedrock"
+    title = "Bedrock ConverseStream"
     framing = "eventstream"
 
     __slots__ = (
@@ -230,6 +231,8 @@ class BedrockAdapter(Adapter):
         if name is None:
             return
         if not self.emit.started:
+            if name not in EVENTS and not is_error(name) and self.foreign(name, data):
+                return
             self._first(self.on_record, name, data)
             return
         handler = self._handlers.get(name)
@@ -250,6 +253,8 @@ class BedrockAdapter(Adapter):
             self.emit.parse_error("a Bedrock event is a dict with one key, the event type", repr(obj)[:200])
             return
         if not self.emit.started:
+            if not self.recognizes(None, data) and self.foreign(None, data):
+                return
             self._first(self.on_object, data)
             return
         for name, body in data.items():

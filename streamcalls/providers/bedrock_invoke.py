@@ -99,6 +99,7 @@ READ = "Claude's Messages events, Nova's Converse events, OpenAI-shaped chat chu
 
 class BedrockInvokeAdapter(Adapter):
     name = NAME
+    title = "Bedrock InvokeModel"
     framing = "eventstream"
     what = "Bedrock chunk"
 
@@ -113,12 +114,15 @@ class BedrockInvokeAdapter(Adapter):
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:
         if name is not None:  # an event-stream record: its name is the event type
-            return name == "chunk"
-        return isinstance(obj, dict) and len(obj) == 1 and "chunk" in obj
+            return name == "chunk" or is_error(name)
+        return isinstance(obj, dict) and len(obj) == 1 and ("chunk" in obj or is_error(next(iter(obj))))
 
     # -- input -------------------------------------------------------------------------------
 
     def on_record(self, name: str | None, data: bytes) -> None:
+        if name != "chunk" and not self.emit.started and name is not None and not is_error(name):
+            self.foreign(name, data)  # ConverseStream's events, say: named, once
+            return
         if name == "chunk":
             part = self.decode_view(_part, data, self.what)
             if part is not None and part.data is not None:
@@ -133,6 +137,8 @@ class BedrockInvokeAdapter(Adapter):
         data = as_mapping(obj)
         if not isinstance(data, dict):
             self.emit.parse_error("a Bedrock event is a dict with one key, the event type", repr(obj)[:200])
+            return
+        if not self.emit.started and not self.recognizes(None, data) and self.foreign(None, data):
             return
         for name, body in data.items():
             if name == "chunk":

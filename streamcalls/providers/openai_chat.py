@@ -194,6 +194,7 @@ def error_message(error: Any) -> tuple[str, str | None]:
 
 class OpenAIChatAdapter(Adapter):
     name = "openai"
+    title = "OpenAI Chat"
     framing = "sse"
     view = _Chunk
     what = "OpenAI chunk"
@@ -208,6 +209,9 @@ class OpenAIChatAdapter(Adapter):
         self._detail: int | None = None  # the index of the reasoning_details entry being read
         self._finish_reason: str | None = None
         self._usage: Usage | None = None
+
+    def claims(self, view: _Chunk, name: str | None) -> bool:
+        return view.choices is not None or view.error is not None or view.usage is not None
 
     def begin(self, view: _Chunk, raw: Any) -> None:
         if not view.model and not view.choices and view.error is None and view.usage is None:
