@@ -144,7 +144,7 @@ class Adapter:
         if found is None or found[0] == self.name:
             return False
         provider, title = found
-        shown = raw if isinstance(raw, (bytes, bytearray)) else repr(raw)[:200]
+        shown = bytes(raw) if isinstance(raw, (bytes, bytearray)) else repr(raw)[:200]
         self.emit.not_mine(
             f"these records look like {title}, not {self.title or self.name}; provider={provider!r}?", shown
         )
