@@ -27,6 +27,8 @@ from streamcalls import (
     StreamStarted,
     TextDelta,
     UsageError,
+    accumulate,
+    encode_turn,
     parse,
 )
 from tests.eventstream import BEDROCK_INVOKE, build, frame, message, sources
@@ -62,13 +64,38 @@ def test_claude_chunks_read_as_anthropic_sse(source: Path) -> None:
     data = source.with_name(source.name.replace(".frames.jsonl", ".bin")).read_bytes()
     got = feed_chunks([data], "bedrock-invoke")
     want = feed_chunks([sse], "anthropic")
-    assert got[0] == StreamStarted("bedrock-invoke", want[0].model, want[0].response_id)  # type: ignore[union-attr]
+    assert got[0] == want[0]  # the start names Claude's wire format: its turn is written back as Anthropic's
     # The Anthropic stream ends where the chunks do; an exception frame is Bedrock's own.
     errors = [e for e in got if type(e) is ProviderError]
     without = [
         e for e in got[1:] if type(e) is not ProviderError and not (errors and type(e) is StreamFinished)
     ]
     assert without == [e for e in want[1:] if not (errors and type(e) in (StreamFinished, ParseError))]
+
+
+def test_a_claude_turn_is_written_back_as_anthropic_messages_signed_thinking_kept() -> None:
+    data = (BEDROCK_INVOKE / "claude_thinking_calls.bin").read_bytes()
+    turn = accumulate(feed_chunks([data], "bedrock-invoke"))
+    assert turn.provider == "anthropic"
+    content = encode_turn(turn, "anthropic", [])[0]["content"]
+    assert content[0] == {
+        "type": "thinking",
+        "thinking": "Two cities: one call each.",
+        "signature": "EqQBCkYIBxgCKkDq",
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "provider"),
+    [("nova_call", "bedrock"), ("gpt_oss_call", "openai"), ("llama_text", "bedrock-invoke")],
+)
+def test_the_start_names_the_wire_format_of_the_models_events(name: str, provider: str) -> None:
+    data = (BEDROCK_INVOKE / f"{name}.bin").read_bytes()
+    parser = StreamParser("bedrock-invoke")
+    events = parser.feed(data) + parser.close()
+    assert type(events[0]) is StreamStarted
+    assert events[0].provider == provider
+    assert parser.provider == "bedrock-invoke"
 
 
 # -- boto3's decoded events --------------------------------------------------------------------------

@@ -19,13 +19,18 @@ What the bytes hold depends on the model.  The first chunk tells which reader ta
 
 - Anthropic Claude: the Messages stream's events (``message_start`` ... ``message_stop``, each
   with its ``type``), read by the Anthropic adapter -- text, thinking, calls, usage, errors;
-  ``message_start`` names the model and id (the stream's start);
+  ``message_start`` names the model and id;
 - Amazon Nova: ConverseStream's events as one-key objects (``{"contentBlockDelta": {...}}``),
   read by the ConverseStream adapter;
 - OpenAI-shaped chat chunks (``choices[].delta``: OpenAI's gpt-oss, ...), read by the OpenAI
   Chat adapter (no ``[DONE]``: the chunk with ``finish_reason`` ends the stream);
 - Meta Llama, Mistral, Amazon Titan Text, Cohere Command and Claude's legacy Text Completions:
   text and a stop reason (:mod:`._bedrock_models`).
+
+The stream's start (:class:`~streamcalls.StreamStarted`) names the wire format the model's events
+are in, which is the one its next request takes and a :class:`~streamcalls.Turn` is written back
+in: ``"anthropic"`` for Claude (signed thinking kept), ``"bedrock"`` for Nova, ``"openai"`` for the
+chat chunks, ``"bedrock-invoke"`` for the others.
 
 A first chunk in none of these shapes is one :class:`~streamcalls.ParseError` naming its keys
 and the model families read; the stream then finishes as ``"error"``.  Every model's last chunk
@@ -67,21 +72,19 @@ _part = msgspec.json.Decoder(_Part)
 _error = msgspec.json.Decoder(_Error)
 
 
-# The readers of the model families whose events another provider's adapter already reads,
-# reporting the stream as this provider's.
+# The readers of the model families whose events another provider's adapter already reads.  The
+# stream's start names that wire format (a Turn of Claude's is written back as Anthropic's
+# Messages, which is what InvokeModel takes for Claude, signed thinking included).
 class _Claude(AnthropicAdapter):
-    name = NAME
     what = "Claude event in a Bedrock chunk"
     __slots__ = ()
 
 
 class _Nova(BedrockAdapter):
-    name = NAME
     __slots__ = ()
 
 
 class _Chat(OpenAIChatAdapter):
-    name = NAME
     what = "chat chunk in a Bedrock chunk"
     __slots__ = ()
 
