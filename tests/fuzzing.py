@@ -32,8 +32,6 @@ with atheris; ``tests/test_fuzz.py`` with hypothesis and the regression inputs.
 
 from __future__ import annotations
 
-from typing import cast
-
 import streamcalls
 from streamcalls import Limits, ReasoningDelta, StreamParser, ToolCallStarted, UsageError
 from streamcalls.codec import CODEC_PROVIDERS, CodecProviderName
@@ -206,7 +204,7 @@ def fuzz_one(data: bytes) -> None:
     assert turn == streamcalls.accumulate(whole), "chunking changed the turn"
     # A turn is written back in its stream's wire format; one the codec has none for (a Llama
     # stream on Bedrock's InvokeModel: "bedrock-invoke") in OpenAI's.
-    target = cast(CodecProviderName, turn.provider if turn.provider in CODEC_PROVIDERS else "openai")
+    target: CodecProviderName = turn.provider if turn.provider in CODEC_PROVIDERS else "openai"
     streamcalls.encode_turn(turn, target, [])  # any turn can be written back, for its own provider
     streamcalls.encode_turn(turn, "anthropic" if target != "anthropic" else "mistral", [])  # and another
 

@@ -32,7 +32,7 @@ from streamcalls import (
     parse,
 )
 from tests.eventstream import BEDROCK_INVOKE, build, frame, message, sources
-from tests.support import after_start, feed_chunks
+from tests.support import after_start, feed_chunks, plain
 
 SOURCES = sources(BEDROCK_INVOKE)
 
@@ -77,7 +77,7 @@ def test_a_claude_turn_is_written_back_as_anthropic_messages_signed_thinking_kep
     data = (BEDROCK_INVOKE / "claude_thinking_calls.bin").read_bytes()
     turn = accumulate(feed_chunks([data], "bedrock-invoke"))
     assert turn.provider == "anthropic"
-    content = encode_turn(turn, "anthropic", [])[0]["content"]
+    content = plain(encode_turn(turn, "anthropic", []))[0]["content"]
     assert content[0] == {
         "type": "thinking",
         "thinking": "Two cities: one call each.",
