@@ -44,6 +44,7 @@ class Adapter:
     """
 
     name: ClassVar[str]
+    title: ClassVar[str] = ""  # what people call the wire format ("OpenAI Chat"), in messages
     framing: ClassVar[str]  # "sse", "ndjson", "json-array", "eventstream" or "text"
     view: ClassVar[type[Any]]  # what one record decodes into
     what: ClassVar[str] = "record"  # a record, in error messages
@@ -91,9 +92,13 @@ class Adapter:
         try:
             view = self._decode(data)
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            if self.foreign(name, data):
+                return
             view = self._decode_slowly(self._decoder, data, self.what)
             if view is None:
                 return
+        if not self.claims(view, name) and self.foreign(name, data):
+            return
         self.begin(view, data)
         self.handle(view, name)
         emit.opening = False
@@ -104,6 +109,8 @@ class Adapter:
             emit.after_end(repr(obj)[:200])
             return
         plain = self.plain(obj)
+        if not emit.started and self.foreign(None, plain):
+            return
         view = self.convert_view(plain, self.view, self.what)
         if view is not None:
             if not emit.started:
@@ -112,6 +119,36 @@ class Adapter:
                 emit.opening = False
                 return
             self.handle(view, None)
+
+    def claims(self, view: Any, name: str | None) -> bool:
+        """Is this decoded first record one of this provider's?  Cheap, on the view: a record
+        it does not claim is then checked against every provider (see :meth:`foreign`)."""
+        return True
+
+    def foreign(self, name: str | None, raw: Any) -> bool:
+        """Is this first record (bytes, or a plain object) another provider's, one that
+        ``provider="auto"`` would recognize?  Then that is reported once, naming the provider,
+        and the stream ends (a wrong ``provider=`` would read nothing and blame truncation)."""
+        identify = self.emit.identify
+        if identify is None:
+            return False
+        obj = raw
+        if isinstance(raw, (bytes, bytearray)):
+            try:
+                obj = _decode_plain(raw)
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+                return False
+        if type(self).recognizes(name, obj):
+            return False
+        found = identify(name, obj)
+        if found is None or found[0] == self.name:
+            return False
+        provider, title = found
+        shown = bytes(raw) if isinstance(raw, (bytes, bytearray)) else repr(raw)[:200]
+        self.emit.not_mine(
+            f"these records look like {title}, not {self.title or self.name}; provider={provider!r}?", shown
+        )
+        return True
 
     def begin(self, view: Any, raw: Any) -> None:
         """The stream's first record (``raw``: its bytes, or the plain object): report the

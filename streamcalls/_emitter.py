@@ -51,6 +51,7 @@ class Emitter:
         "calls",
         "errored",
         "finished",
+        "identify",
         "limits",
         "on_model",
         "on_provider",
@@ -99,6 +100,9 @@ class Emitter:
         self.on_model: Callable[[str], None] | None = None
         # What the provider provider="auto" found does (set while the fallback policy waits for it).
         self.on_provider: Callable[[str], None] | None = None
+        # The provider a decoded first record (with its event name) looks like, as (provider=
+        # value, title), if any tells: what an adapter asks of a first record it does not claim.
+        self.identify: Callable[[str | None, object], tuple[str, str] | None] | None = None
 
     def count_texts(self) -> None:
         """From now on, count in ``texts`` each piece of text given to ``text``.
@@ -262,6 +266,14 @@ class Emitter:
         if truncated and not self.errored:
             self.out.append(ParseError(f"stream ended before {truncated} (truncated)"))
         self.finish("error" if (truncated or self.errored) else "stop")
+
+    def not_mine(self, message: str, raw: bytes | str) -> None:
+        """The records are another provider's: said once, and the stream ends; the rest of
+        it is ignored without a further report (it was all said)."""
+        self.parse_error(message, raw)
+        self._after_end_reported = True
+        self.started = True  # no start after it (nor a check of the next record)
+        self.finish("error")
 
     def after_end(self, raw: bytes | str) -> None:
         """Input that arrived after the stream's end marker: reported once, ignored."""

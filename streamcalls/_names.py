@@ -44,7 +44,7 @@ CodecProviderName = Literal[
 ]
 """The names the codec writes requests for: every wire format, and every alias of OpenAI Chat's."""
 
-ProviderName = Literal[CodecProviderName, "text", "auto"]
+ProviderName = Literal[CodecProviderName, "bedrock-invoke", "text", "auto"]
 """Every name :class:`~streamcalls.StreamParser` takes: a provider, an alias, ``"text"`` or ``"auto"``.
 
 A name read at run time (a config file, a command line) is a plain ``str``:
@@ -68,6 +68,12 @@ PROVIDER_NICKNAMES: dict[str, str] = {
     "amazon": "bedrock",
     "aws-bedrock": "bedrock",
     "converse": "bedrock",
+    "converse-stream": "bedrock",
+    "invoke-model": "bedrock-invoke",
+    "invoke": "bedrock-invoke",
+    "anthropic-bedrock": "bedrock-invoke",
+    "anthropicbedrock": "bedrock-invoke",
+    "bedrock-claude": "bedrock-invoke",
     "command": "cohere",
     "llamacpp": "llama.cpp",
     "llama-cpp": "llama.cpp",

@@ -22,7 +22,7 @@ from .framing._bom import LeadingBom
 from .framing._make import make_framer
 from .framing._records import Framer
 from .framing._utf8 import Utf8CheckedFramer, Utf8Filter
-from .providers import adapter_for, recognize
+from .providers import adapter_for, looks_like, recognize
 
 __all__ = ("ParserState", "StreamParser")
 
@@ -60,7 +60,8 @@ class StreamParser:
     misuse: an unknown provider name, ``feed`` after ``close``.
 
     :param provider: ``"openai"``, ``"openai-responses"``, ``"anthropic"``,
-        ``"ollama"``, ``"gemini"``, ``"bedrock"``, ``"cohere"``, ``"text"``,
+        ``"ollama"``, ``"gemini"``, ``"bedrock"`` (ConverseStream),
+        ``"bedrock-invoke"`` (InvokeModelWithResponseStream), ``"cohere"``, ``"text"``,
         an alias of one (``"openrouter"``, ``"groq"``, ``"vllm"``, ...), or
         ``"auto"`` to detect it from the first bytes and first event.  Typed
         as :data:`~streamcalls.ProviderName`, so a misspelt name fails type
@@ -182,6 +183,7 @@ class StreamParser:
             channel = build_channel(emit.out, emit.calls, tuple(detect), tools, fallback=native is True)
             emit.text = channel.push
             emit.text_end = channel.end
+        emit.identify = looks_like  # a first record another provider's: named, once
         self._emit = emit
         self._out = emit.out
         self._strict = strict

@@ -17,18 +17,23 @@ One header: name length (u8), name, value type (u8), value.  Value types:
 - ``{"event": TYPE, "payload": {...}}``: an event message;
 - ``{"exception": TYPE, "payload": {...}}``: an exception message;
 - ``{"error": CODE, "message": TEXT}``: an error message (headers only);
+- ``{"chunk": {...}}``: an ``InvokeModelWithResponseStream`` ``chunk`` event whose payload is
+  ``{"bytes": BASE64}``, the base64 of the object's JSON (``"chunk_bytes": TEXT`` instead: of
+  that text as it is, for bytes that are not JSON; ``"padding": P`` adds a ``p`` field beside);
 
 each optionally with ``"headers": [[name, type, value], ...]`` (extra
 headers), ``"corrupt": "message-crc" | "prelude-crc"`` (flip a CRC bit) or
 ``"cut": N`` (keep only the message's first N bytes: a truncated stream).
 
-``python -m tests.eventstream`` rebuilds every ``.bin`` from its source, the
+``python -m tests.eventstream`` rebuilds every ``.bin`` from its source (``tests/data/bedrock/``
+and ``tests/data/bedrock-invoke/``), the
 replay server's bundled Bedrock conversations (``streamcalls/replay/demo_streams/
 bedrock_*.frames.jsonl``) included.
 """
 
 from __future__ import annotations
 
+import base64
 import struct
 import uuid
 import zlib
@@ -38,6 +43,7 @@ from typing import Any
 import msgspec
 
 BEDROCK = Path(__file__).parent / "data" / "bedrock"
+BEDROCK_INVOKE = Path(__file__).parent / "data" / "bedrock-invoke"
 BUNDLED = Path(__file__).parent.parent / "streamcalls" / "replay" / "demo_streams"
 
 # Value type -> struct format of a fixed-size value.
@@ -79,6 +85,12 @@ def frame(spec: dict[str, Any]) -> bytes:
     """The message a fixture source line describes."""
     headers: list[tuple[str, int, Any]]
     payload = b""
+    if "chunk" in spec or "chunk_bytes" in spec:
+        raw = spec["chunk_bytes"].encode() if "chunk_bytes" in spec else msgspec.json.encode(spec["chunk"])
+        part: dict[str, Any] = {"bytes": base64.b64encode(raw).decode("ascii")}
+        if "padding" in spec:
+            part["p"] = spec["padding"]
+        spec = {**spec, "event": "chunk", "payload": part}
     if "event" in spec:
         headers = [(":event-type", 7, spec["event"]), (":content-type", 7, "application/json")]
         headers.append((":message-type", 7, "event"))
@@ -101,12 +113,12 @@ def build(source: Path) -> bytes:
     return b"".join(frame(msgspec.json.decode(line)) for line in lines if line.strip())
 
 
-def sources() -> list[Path]:
-    return sorted(BEDROCK.glob("*.frames.jsonl"))
+def sources(folder: Path = BEDROCK) -> list[Path]:
+    return sorted(folder.glob("*.frames.jsonl"))
 
 
 def main() -> None:
-    for source in [*sources(), *sorted(BUNDLED.glob("bedrock_*.frames.jsonl"))]:
+    for source in [*sources(), *sources(BEDROCK_INVOKE), *sorted(BUNDLED.glob("bedrock_*.frames.jsonl"))]:
         target = source.with_name(source.name.replace(".frames.jsonl", ".bin"))
         target.write_bytes(build(source))
         print("wrote", target)

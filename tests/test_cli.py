@@ -144,7 +144,7 @@ def test_a_folder_without_recordings_names_the_layouts(
     assert err == (
         f"streamcalls serve: no recordings found in {tmp_path}: expected {tmp_path}/<provider>/<name>.<ext> or "
         f"{tmp_path}/<provider>_<name>.<ext> (and <name>.turn2.<ext> for a second turn), <provider> one of "
-        "openai, openai-responses, anthropic, ollama, cohere, gemini, bedrock, text, "
+        "openai, openai-responses, anthropic, ollama, cohere, gemini, bedrock, bedrock-invoke, text, "
         "<ext> one of .sse, .ndjson, .json, .txt, .bin\n"
     )
     # Either layout it names is read.

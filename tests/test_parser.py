@@ -85,11 +85,15 @@ def test_a_number_is_never_complete_early() -> None:
     assert failed(events)[0].error == "arguments must be a JSON object, got a number"
 
 
-def test_a_new_index_ends_the_previous_call() -> None:
+def test_a_new_index_leaves_the_previous_call_open() -> None:
+    # Parallel calls' fragments may interleave: a call without arguments yet may still get them.
     parser = StreamParser("openai")
     parser.feed(openai_call_start(0, "c1", "no_args"))
-    events = parser.feed(openai_call_start(1, "c2", "g"))
-    assert completed(events) == [ToolCall("c1", "no_args", {}, 0)]
+    assert completed(parser.feed(openai_call_start(1, "c2", "g"))) == []
+    assert completed(parser.feed(openai_finish())) == [
+        ToolCall("c1", "no_args", {}, 0),
+        ToolCall("c2", "g", {}, 1),
+    ]
 
 
 # -- arguments ---------------------------------------------------------------------------------

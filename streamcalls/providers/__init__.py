@@ -16,6 +16,7 @@ from .._adapter import Adapter
 from .._errors import UsageError
 from .anthropic import AnthropicAdapter
 from .bedrock import BedrockAdapter
+from .bedrock_invoke import BedrockInvokeAdapter
 from .cohere import CohereAdapter
 from .gemini import GeminiAdapter
 from .ollama import OllamaAdapter
@@ -23,7 +24,7 @@ from .openai_chat import OpenAIChatAdapter
 from .openai_responses import OpenAIResponsesAdapter
 from .text import TextAdapter
 
-__all__ = ("ADAPTERS", "ALIASES", "DETECTABLE", "PROVIDER_NAMES", "adapter_for", "recognize")
+__all__ = ("ADAPTERS", "ALIASES", "DETECTABLE", "PROVIDER_NAMES", "adapter_for", "looks_like", "recognize")
 
 ADAPTERS: dict[str, type[Adapter]] = {
     cls.name: cls
@@ -37,6 +38,7 @@ ADAPTERS: dict[str, type[Adapter]] = {
         CohereAdapter,
         GeminiAdapter,
         BedrockAdapter,
+        BedrockInvokeAdapter,
         TextAdapter,
     )
 }
@@ -66,6 +68,12 @@ def recognize(name: str | None, obj: Any) -> type[Adapter] | None:
         if cls.recognizes(name, obj):
             return cls
     return None
+
+
+def looks_like(name: str | None, obj: Any) -> tuple[str, str] | None:
+    """The provider a decoded first record comes from, as (its ``provider=`` value, its title)."""
+    cls = recognize(name, obj)
+    return None if cls is None else (cls.name, cls.title)
 
 
 def adapter_for(provider: str) -> type[Adapter]:

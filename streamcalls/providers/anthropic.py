@@ -100,6 +100,20 @@ STOP_REASONS = {
     "refusal": "content_filter",
 }
 
+# Every event type of the Messages stream, for telling its records from another provider's.
+EVENT_TYPES = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+        "ping",
+        "error",
+    }
+)
+
 _TEXT = 0
 _THINKING = 1
 _IGNORED = 2
@@ -107,6 +121,7 @@ _IGNORED = 2
 
 class AnthropicAdapter(Adapter):
     name = "anthropic"
+    title = "Anthropic Messages"
     framing = "sse"
     view = _Event
     what = "Anthropic event"
@@ -119,6 +134,9 @@ class AnthropicAdapter(Adapter):
         self._blocks: dict[int, int] = {}  # content block index -> _TEXT/_THINKING/_IGNORED
         self._stop_reason: str | None = None
         self._usage = _Usage()
+
+    def claims(self, view: _Event, name: str | None) -> bool:
+        return (view.type or name) in EVENT_TYPES
 
     def head(self, view: _Event, raw: Any) -> tuple[object, object]:
         message = view.message

@@ -61,7 +61,7 @@ from .._emitter import Emitter
 from .._events import Usage
 from ..framing._eventstream import ERROR_RECORD
 
-__all__ = ("BedrockAdapter",)
+__all__ = ("EVENTS", "BedrockAdapter", "is_error")
 
 
 class _ToolUseStart(msgspec.Struct, rename="camel"):
@@ -151,6 +151,7 @@ EXCEPTIONS = frozenset(
     {
         "internalServerException",
         "modelStreamErrorException",
+        "modelTimeoutException",
         "serviceUnavailableException",
         "throttlingException",
         "validationException",
@@ -161,7 +162,8 @@ EVENTS = frozenset(
 )
 
 
-def _is_error(name: str) -> bool:
+def is_error(name: str) -> bool:
+    """Is an event-stream record of this name an error (a modelled exception, or ``:error``)?"""
     return name in EXCEPTIONS or name == ERROR_RECORD or name.lower().endswith("exception")
 
 
@@ -182,6 +184,7 @@ def _usage(raw: _Usage) -> Usage:
 
 class BedrockAdapter(Adapter):
     name = "bedrock"
+    title = "Bedrock ConverseStream"
     framing = "eventstream"
 
     __slots__ = (
@@ -216,7 +219,7 @@ class BedrockAdapter(Adapter):
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:
         if name is not None:  # an event-stream record: its name is the event type
-            return name in EVENTS or _is_error(name)
+            return name in EVENTS or is_error(name)
         if not isinstance(obj, dict) or len(obj) != 1:
             return False
         key = next(iter(obj))
@@ -228,10 +231,12 @@ class BedrockAdapter(Adapter):
         if name is None:
             return
         if not self.emit.started:
+            if name not in EVENTS and not is_error(name) and self.foreign(name, data):
+                return
             self._first(self.on_record, name, data)
             return
         handler = self._handlers.get(name)
-        if handler is None and not _is_error(name):
+        if handler is None and not is_error(name):
             return  # an event this adapter does not use
         if self._ended(name, data):
             return
@@ -248,11 +253,13 @@ class BedrockAdapter(Adapter):
             self.emit.parse_error("a Bedrock event is a dict with one key, the event type", repr(obj)[:200])
             return
         if not self.emit.started:
+            if not self.recognizes(None, data) and self.foreign(None, data):
+                return
             self._first(self.on_object, data)
             return
         for name, body in data.items():
             handler = self._handlers.get(name)
-            if handler is None and not _is_error(name):
+            if handler is None and not is_error(name):
                 continue
             if self._ended(name, repr(body)[:200]):
                 continue
@@ -270,7 +277,7 @@ class BedrockAdapter(Adapter):
     def _ended(self, name: str, raw: bytes | str) -> bool:
         """After messageStop only metadata and errors are expected; after the end, nothing."""
         emit = self.emit
-        if emit.finished or (self._stop_reason is not None and name != "metadata" and not _is_error(name)):
+        if emit.finished or (self._stop_reason is not None and name != "metadata" and not is_error(name)):
             emit.after_end(raw)
             return True
         return False

@@ -145,6 +145,7 @@ def _usage(raw: _Usage | None) -> Usage | None:
 
 class CohereAdapter(Adapter):
     name = "cohere"
+    title = "Cohere v2 chat"
     framing = "sse"
     view = _Event
     what = "Cohere event"
@@ -162,6 +163,10 @@ class CohereAdapter(Adapter):
             return False
         kind = obj.get("type")
         return (isinstance(kind, str) and kind in EVENT_TYPES) or name in EVENT_TYPES  # a list is no type
+
+    def claims(self, view: _Event, name: str | None) -> bool:
+        kind = view.type or name
+        return kind in EVENT_TYPES or (not kind and isinstance(view.message, str))
 
     def head(self, view: _Event, raw: Any) -> tuple[object, object]:
         return None, view.id

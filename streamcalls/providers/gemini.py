@@ -230,6 +230,7 @@ class _Streamed:
 
 class GeminiAdapter(Adapter):
     name = "gemini"
+    title = "Gemini"
     framing = "json-array-or-sse"
     view = _Chunk
     what = "Gemini chunk"
@@ -251,6 +252,14 @@ class GeminiAdapter(Adapter):
         return isinstance(error, dict) and isinstance(error.get("status"), str)  # google.rpc.Status
 
     # -- input -----------------------------------------------------------------
+
+    def claims(self, view: _Chunk, name: str | None) -> bool:
+        return (
+            view.candidates is not None
+            or view.usage_metadata is not None
+            or view.prompt_feedback is not None
+            or view.error is not None
+        )
 
     def head(self, view: _Chunk, raw: Any) -> tuple[object, object]:
         return head_of(raw, _head, "modelVersion", "responseId")

@@ -73,6 +73,7 @@ DONE_REASONS = {
 
 class OllamaAdapter(Adapter):
     name = "ollama"
+    title = "Ollama"
     framing = "ndjson"
     view = _Line
     what = "Ollama line"

@@ -21,8 +21,10 @@ else (no index: Gemini's and Mistral's compatible output) to the open call.
 A new id, a new name after the call's JSON closed, or a second top-level
 JSON object (servers that send every call with ``index: 0``) starts a new
 call; anything else after a call's closed arguments (``{"a": 1}}``) starts
-none and is reported as a ParseError naming that call.  Empty names
-repeated in continuation fragments are ignored.  Only choice 0 is read.
+none and is reported as a ParseError naming that call.  Starting a call
+never ends another: parallel calls' fragments may interleave (each naming
+its index), so a call completes when its JSON closes, or at the finish.
+Empty names repeated in continuation fragments are ignored.  Only choice 0 is read.
 Gemini's compatible endpoint puts a call's Gemini 3 signature in
 ``extra_content.google.thought_signature``: it becomes the call's
 :attr:`~streamcalls.ToolCall.thought_signature`.
@@ -30,6 +32,14 @@ Gemini's compatible endpoint puts a call's Gemini 3 signature in
 Every chunk carries ``model``: the first one's adds its family's text
 detectors (unless ``detect=`` or ``model=`` was given).  The first chunk's
 ``model`` and ``id`` are the stream's start.
+
+Azure OpenAI opens with a chunk of ``choices: []`` and
+``prompt_filter_results`` whose ``object``, ``id`` and ``model`` are empty
+strings: it carries nothing, and the stream starts at the next chunk, which
+names them.  Its chunks carry ``content_filter_results`` (ignored; a cut
+reads ``finish_reason: "content_filter"``), and with the asynchronous filter
+an annotation chunk (no ``delta``, ``content_filter_offsets``) may follow
+the finish: nothing to read.
 
 Reasoning comes in one of three fields, and each run of one is a reasoning
 block of that ``kind``, ended by the answer's text, a call or the end:
@@ -184,6 +194,7 @@ def error_message(error: Any) -> tuple[str, str | None]:
 
 class OpenAIChatAdapter(Adapter):
     name = "openai"
+    title = "OpenAI Chat"
     framing = "sse"
     view = _Chunk
     what = "OpenAI chunk"
@@ -199,6 +210,14 @@ class OpenAIChatAdapter(Adapter):
         self._finish_reason: str | None = None
         self._usage: Usage | None = None
 
+    def claims(self, view: _Chunk, name: str | None) -> bool:
+        return view.choices is not None or view.error is not None or view.usage is not None
+
+    def begin(self, view: _Chunk, raw: Any) -> None:
+        if not view.model and not view.choices and view.error is None and view.usage is None:
+            return  # Azure's prompt-filter chunk names no model or id: the stream starts at the next
+        super().begin(view, raw)
+
     def head(self, view: _Chunk, raw: Any) -> tuple[object, object]:
         return head_of(raw, _head, "model", "id")
 
@@ -207,9 +226,9 @@ class OpenAIChatAdapter(Adapter):
         if not isinstance(obj, dict):
             return False
         kind = obj.get("object")
-        return kind == "chat.completion.chunk" or (
-            "choices" in obj and kind is None and "candidates" not in obj
-        )
+        # No "object" (some compatible servers), or Azure's "" on its prompt-filter and
+        # content-filter annotation chunks (empty id and model too).
+        return kind == "chat.completion.chunk" or ("choices" in obj and not kind and "candidates" not in obj)
 
     # -- input -----------------------------------------------------------------
 
@@ -356,9 +375,9 @@ class OpenAIChatAdapter(Adapter):
         calls = self.emit.calls
         if self.emit.reasoning_open:  # the reasoning before the calls ends where they begin
             self._end_reasoning()
-        current = self._current
-        if current is not None and current.status == OPEN:
-            calls.end(current)  # OpenAI streams calls one after another
+        # The call before stays open: parallel calls' fragments may interleave (each by its
+        # index or id), so a call ends when its JSON closes, or at the finish -- never because
+        # another one began.
         call = calls.open(call_id, name, "native")
         if call is None:
             return None

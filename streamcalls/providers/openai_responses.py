@@ -159,6 +159,7 @@ def _error_fields(error: Any) -> tuple[str | None, str | None]:
 
 class OpenAIResponsesAdapter(Adapter):
     name = "openai-responses"
+    title = "OpenAI Responses"
     framing = "sse"
     view = _Event
     what = "OpenAI Responses event"
@@ -173,6 +174,10 @@ class OpenAIResponsesAdapter(Adapter):
         self._pending: dict[str, list[str]] = {}
         self._saw_call = False
         self._reasoning = ReasoningItems(emit)
+
+    def claims(self, view: _Event, name: str | None) -> bool:
+        kind = view.type or name or ""
+        return kind.startswith("response.") or kind == "error"
 
     def head(self, view: _Event, raw: Any) -> tuple[object, object]:
         response = view.response

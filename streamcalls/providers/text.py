@@ -18,6 +18,7 @@ __all__ = ("TextAdapter",)
 
 class TextAdapter(Adapter):
     name = "text"
+    title = "the model's text"
     framing = "text"
 
     __slots__ = ()
