@@ -15,6 +15,7 @@ calls generated from random arguments, written as each template writes them, com
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,12 @@ from hypothesis import strategies as st
 
 from streamcalls import (
     Event,
+    Limits,
+    ReasoningDelta,
     StreamParser,
     ToolCallCompleted,
     ToolCallFailed,
+    ToolCallStarted,
     detectors_for_model,
 )
 from streamcalls.detectors import DETECTORS
@@ -62,6 +66,7 @@ SPECS = {
 }
 CASES = [(name, case) for name, spec in SPECS.items() for case in spec["cases"]]
 IDS = [f"{name}/{case['name']}" for name, case in CASES]
+TINY = Limits(max_arguments_bytes=48, max_buffered_bytes=64, max_json_depth=3, max_calls=3)
 EVERY = tuple(name for name, kind in DETECTORS.items() if not kind.opens_text)
 NS = "]<]minimax[>["
 # What completes a call, in its markup (the spec's "call_ends"): the end of the first of these in a
@@ -558,3 +563,163 @@ def test_generated_calls_come_back_exactly_for_any_chunking(fmt: str, data: st.D
     assert [(c.name, c.arguments) for c in completed_calls(events)] == calls
     assert text_of(events) == before + "\n" * len(calls)
     check_conservation(text, events, think=fmt in FRAMED)
+
+
+# -- markup of these formats, whole, cut and damaged, in prose: nothing lost, any chunking -------------
+
+FRAGMENTS = (
+    "<seed:tool_call>",
+    "</seed:tool_call>",
+    "<function=f>",
+    "<parameter=a>",
+    "</parameter>",
+    "</function>",
+    "<｜tool_calls_begin｜>",
+    "<｜tool_call_begin｜>function<｜tool_sep｜>",
+    '<steptml:invoke name="f">',
+    '<steptml:parameter name="a">',
+    "</steptml:parameter>",
+    "</steptml:invoke><｜tool_call_end｜>",
+    "<｜tool_calls_end｜>",
+    f"{NS}<tool_call>",
+    f'{NS}<invoke name="f">',
+    f"{NS}<a>",
+    f"{NS}</a>",
+    f"{NS}</invoke>",
+    f"{NS}</tool_call>",
+    "</mm:think>",
+    "<mm:think>",
+    '<function name="f">',
+    '<param name="a">',
+    "<![CDATA[",
+    "]]>",
+    "</param>",
+    "<|open|>tools<|sep|>",
+    '<|open|>call tool="f" index="1"<|sep|>',
+    '<|open|>argument key="a" type="number"<|sep|>',
+    "<|close|>argument<|sep|>",
+    "<|close|>call<|sep|>",
+    "<|close|>tools<|sep|>",
+    "<|close|>think<|sep|>",
+    "<|open|>response<|sep|>",
+    "<|end_of_msg|>",
+    "<function_calls>",
+    "</function_calls>",
+    "<|tool_call_start|>[",
+    "<|tool_call_end|>",
+    "<|tool_call>call:f{",
+    '<|"|>',
+    "<tool_call|>",
+    "<|tool_response>",
+    "<start_function_call>call:f{",
+    "<escape>",
+    "<end_function_call>",
+    "<|channel>thought\n",
+    "<channel|>",
+    "a:",
+    "}",
+    ")",
+    "\n",
+)
+
+
+@st.composite
+def markup(draw: st.DrawFn) -> str:
+    fmt = draw(st.sampled_from(FORMATS))
+    values = elements if fmt == "minimax_m3" else json_values
+    text = render(
+        fmt, draw(st.sampled_from(["f", "get_weather"])), draw(st.dictionaries(keys, values, max_size=2))
+    )
+    if draw(st.booleans()):
+        return text
+    where = draw(st.integers(0, len(text)))
+    kind = draw(st.sampled_from(["cut", "drop", "add"]))
+    if kind == "cut":
+        return text[:where]
+    if kind == "drop":
+        return text[:where] + text[where + 1 :]
+    return text[:where] + draw(st.sampled_from(list("<>|{}[](),:\"'=\n x"))) + text[where:]
+
+
+documents = st.lists(st.one_of(prose, st.sampled_from(FRAGMENTS), markup()), min_size=1, max_size=6).map(
+    "".join
+)
+SETS = sorted(
+    {(name,) for name in FORMATS}
+    | {("fence", "json", *detectors_for_model(SPECS[name]["models"]["hf"][0])) for name in FORMATS}
+    | {("think_prompted", name) for name in FORMATS}
+    | {EVERY}
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=documents, detect=st.sampled_from(SETS), tiny=st.booleans(), data=st.data())
+def test_markup_in_prose_keeps_every_character_for_any_chunking(
+    text: str, detect: tuple[str, ...], tiny: bool, data: st.DataObject
+) -> None:
+    options: dict[str, Any] = {"detect": detect, "limits": TINY} if tiny else {"detect": detect}
+    raw = text.encode()
+    whole = parse([raw], "", {}, **options)
+    check_protocol(whole)
+    framed = any(name in FRAMED for name in detect)
+    check_conservation(text, whole, think=framed)
+    assert normalize(parse(bytewise(raw), "", {}, **options)) == normalize(whole)
+    cuts = data.draw(st.lists(st.integers(0, len(raw)), max_size=12))
+    chunked = parse(split_at(raw, cuts), "", {}, **options)
+    check_conservation(text, chunked, think=framed)
+    assert normalize(chunked) == normalize(whole)
+
+
+# Prose full of these formats' beginnings, never whole: with every detector on, no call and no loss.
+BEGINNINGS = (
+    "<seed:tool_ca",
+    "<seed:thi",
+    "<｜tool_calls_beg",
+    "<｜tool_call_begin｜>function",
+    "<steptml:invoke name=",
+    NS[:6],
+    NS + "<tool_ca",
+    NS + "<invoke",
+    "</mm:thin",
+    "<mm:think",
+    "<function name",
+    "<function_call",
+    "<param name=",
+    "<|tool_call_sta",
+    "<|tool_call_end|>",
+    "<|tool_ca",
+    "call:f",
+    '<|"|>',
+    "<tool_call|>",
+    "<start_function_ca",
+    "<escape>",
+    "<|open|>too",
+    "<|open|>call",
+    "<|sep|>",
+    "<|close|>respon",
+    "<|end_of_ms",
+    "<|channel>though",
+    "<channel|",
+)
+TRIGGERS = [re.compile(t.pattern) for kind in DETECTORS.values() for t in kind.triggers]
+beginnings = (
+    st.lists(
+        st.sampled_from(BEGINNINGS) | st.text("ab \n\t.,;:!?<>|'\"\\/=-_()09né😀", max_size=6), max_size=14
+    )
+    .map("".join)
+    .filter(lambda text: not any(trigger.search(text) for trigger in TRIGGERS))
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=beginnings, cuts=st.lists(st.integers(0, 300), max_size=12))
+def test_prose_with_these_formats_beginnings_makes_no_call_with_every_detector_on(
+    text: str, cuts: list[int]
+) -> None:
+    events = parse(split_at(text.encode(), cuts), "", {}, detect=EVERY)
+    assert not [
+        e
+        for e in events
+        if isinstance(e, (ToolCallStarted, ToolCallCompleted, ToolCallFailed, ReasoningDelta))
+    ]
+    assert text_of(events) == text
