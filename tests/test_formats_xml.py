@@ -723,3 +723,34 @@ def test_prose_with_these_formats_beginnings_makes_no_call_with_every_detector_o
         if isinstance(e, (ToolCallStarted, ToolCallCompleted, ToolCallFailed, ReasoningDelta))
     ]
     assert text_of(events) == text
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_long_value_in_small_reads(fmt: str) -> None:
+    value = "".join(f"line {n}: a, {{b}} [c] (d) 'e' \"f\" é\\\\ " for n in range(400))  # about 16 KB
+    args = {"text": value, "n": 7, "tags": ["x" * 300, "y"]}
+    if fmt == "minimax_m3":
+        args["tags"] = "x" * 3000  # a second long leaf after the first
+    text = "Before.\n" + render(fmt, "f", args) + "\nAfter."
+    tools = [{"name": "f", "parameters": schema_of(args)}]
+    raw = text.encode()
+    events = parse(split_at(raw, range(0, len(raw), 7)), fmt, {"tools": tools}, detect=(fmt,))
+    assert [(c.name, c.arguments) for c in completed_calls(events)] == [("f", args)]
+    assert text_of(events) == "Before.\n\nAfter."
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_value_past_the_limit_fails_its_call_and_the_text_goes_on(fmt: str) -> None:
+    args = {"text": "abc " * 500, "n": 7}
+    text = "Before.\n" + render(fmt, "f", args) + "\nAfter."
+    tools = [{"name": "f", "parameters": schema_of(args)}]
+    raw = text.encode()
+    limits = Limits(max_arguments_bytes=1000)
+    for chunks in ([raw], split_at(raw, range(0, len(raw), 5))):
+        events = parse(chunks, fmt, {"tools": tools}, detect=(fmt,), limits=limits)
+        [failed] = failed_calls(events)
+        assert "max_arguments_bytes=1000" in failed.error
+        assert failed.name == "f"
+        assert not completed_calls(events)
+        assert text_of(events) == "Before.\n\nAfter."
+        check_conservation(text, events)

@@ -89,14 +89,14 @@ class MinimaxM3Detector(TaggedDetector):
     )
     block_end = (_INVOKE_END, _BLOCK_END)
 
-    __slots__ = ("_root", "_size", "_stack", "_tool")
+    __slots__ = ("_held", "_root", "_stack", "_tool")
 
     def begin(self, trigger: str) -> None:
         super().begin(trigger)
         self._stack: list[_Element] = []
         self._root: dict[str, Any] = {}
         self._tool: dict[str, Any] | None = None
-        self._size = 0  # characters held by the element being read
+        self._held = 0  # characters held by the argument being read
         if trigger != OPENER:
             self._state = _S.FRAMING
 
@@ -194,6 +194,7 @@ class MinimaxM3Detector(TaggedDetector):
                 schema = member_schema(parent.schema, self._root, key)
         else:
             schema = member_schema(self._tool, self._root, key)
+            self._held = 0  # a new argument
         if len(stack) + 1 >= self.calls.limits.max_json_depth:
             depth = self.calls.limits.max_json_depth
             return self._over_limit(stop, f"arguments nest deeper than max_json_depth={depth}")
@@ -227,7 +228,6 @@ class MinimaxM3Detector(TaggedDetector):
             self._state = _S.BODY
         else:
             param.member(element.key, value, stop)
-            self._size = 0
             self._state = _S.BODY
         return stop
 
@@ -243,9 +243,9 @@ class MinimaxM3Detector(TaggedDetector):
         return found.end()
 
     def _grow(self, size: int, at: int) -> None:
-        self._size += size
+        self._held += size
         limit = self.calls.limits.max_arguments_bytes
-        if self._size > limit:
+        if self._held > limit:
             self._over_limit(at, f"a parameter's value exceeds max_arguments_bytes={limit}")
 
     def _over_limit(self, at: int, error: str) -> int:
