@@ -754,3 +754,20 @@ def test_a_value_past_the_limit_fails_its_call_and_the_text_goes_on(fmt: str) ->
         assert not completed_calls(events)
         assert text_of(events) == "Before.\n\nAfter."
         check_conservation(text, events)
+
+
+@pytest.mark.parametrize(
+    ("text", "reasoning", "rest"),
+    [
+        ("Plan.<|open|>response<|sep|>Hi.<|close|>response<|sep|>", "Plan.", "Hi."),
+        ('Plan.<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|close|>call<|sep|>', "Plan.", ""),
+        ("Plan.<|close|>think<|sep|><|open|>response<|sep|>Hi.", "Plan.", "Hi."),
+        ("<|open|>think<|sep|>Plan.<|open|>response<|sep|>Hi.", "Plan.", "Hi."),
+    ],
+)
+def test_kimi_k3_s_reasoning_ends_where_its_next_section_begins(text: str, reasoning: str, rest: str) -> None:
+    # The think section's closer may be missing: the response or tools section ends it (as llama.cpp reads it).
+    events = parse(bytewise(text.encode()), "", {}, detect=("think_prompted", "kimi_k3"))
+    assert reasoning_of(events) == reasoning
+    assert text_of(events) == rest
+    check_conservation(text, events, think=True)

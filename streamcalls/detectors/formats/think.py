@@ -15,7 +15,8 @@
 so that the output starts inside the reasoning and only the closing tag appears (DeepSeek-R1
 and its distills, QwQ, the Qwen3 ``Thinking-2507`` models, Step3, Kimi K3 with thinking on):
 everything up to the first closing tag is reasoning, and all of it when none comes, as the
-peers' reasoning parsers read them.
+peers' reasoning parsers read them.  Kimi K3's think section also ends where its response or
+tools section begins, when its closer is missing.
 The machine is :mod:`~streamcalls.detectors._parts.reasoning`.
 """
 
@@ -33,11 +34,14 @@ TAGS = {
     "<|channel>thought\n": "<channel|>",
     "<|open|>think<|sep|>": "<|close|>think<|sep|>",
 }
+# Kimi K3's think section may lack its closer: its response or tools section ends it (as llama.cpp reads it).
+BOUNDARIES = {"<|open|>think<|sep|>": ("<|open|>response<|sep|>", "<|open|>tools<|sep|>")}
 
 
 class ThinkDetector(Reasoning):
     name = "think"
     tags = TAGS
+    boundaries = BOUNDARIES
 
     __slots__ = ()
 
@@ -45,6 +49,7 @@ class ThinkDetector(Reasoning):
 class ThinkPromptedDetector(Reasoning):
     name = "think_prompted"
     tags = TAGS
+    boundaries = BOUNDARIES
     opens_text = True  # the template opened the reasoning: the text starts inside it
 
     __slots__ = ()
