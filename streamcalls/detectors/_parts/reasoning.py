@@ -61,9 +61,7 @@ class Reasoning(Detector):
         cls.holds = tuple(Hold.literal(opener, line_start=True) for opener in tags)
         cls._openers = tuple(tags)
         boundaries = cls.boundaries
-        cls._ends = {
-            opener: Tokens((closer, *boundaries.get(opener, ()))) for opener, closer in tags.items()
-        }
+        cls._ends = {opener: Tokens((closer, *boundaries.get(opener, ()))) for opener, closer in tags.items()}
         cls._boundary = frozenset(token for tokens in boundaries.values() for token in tokens)
         cls._closers = Tokens(tuple(dict.fromkeys((*tags.values(), *cls._boundary))))
 
