@@ -771,3 +771,260 @@ def test_kimi_k3_s_reasoning_ends_where_its_next_section_begins(text: str, reaso
     assert reasoning_of(events) == reasoning
     assert text_of(events) == rest
     check_conservation(text, events, think=True)
+
+
+# -- malformed markup, format by format: (detector, text, the calls, the failed calls' (name, raw), the text) -----
+
+_CALL_F = '<|open|>call tool="f" index="1"<|sep|>'
+_ARG_A = '<|open|>argument key="a" type="string"<|sep|>x<|close|>argument<|sep|>'
+_ENTRY = "<｜tool_call_begin｜>function<｜tool_sep｜>"
+MALFORMED: list[tuple[str, str, list[str], list[tuple[str, str]], str]] = [
+    ("kimi_k3", "<|open|>tools<|sep|>oops", [], [("", "<|open|>tools<|sep|>")], "oops"),
+    (
+        "kimi_k3",
+        f"<|open|>tools<|sep|>{_CALL_F}junk<|close|>call<|sep|><|close|>tools<|sep|>after",
+        [],
+        [("f", f"<|open|>tools<|sep|>{_CALL_F}junk<|close|>call<|sep|><|close|>tools<|sep|>")],
+        "after",
+    ),
+    (
+        "kimi_k3",
+        f'<|open|>tools<|sep|>{_CALL_F}{_ARG_A}<|open|>json type="object"<|sep|>{{}}<|close|>json<|sep|>'
+        "<|close|>call<|sep|><|close|>tools<|sep|>",
+        [],
+        [
+            (
+                "f",
+                f'<|open|>tools<|sep|>{_CALL_F}{_ARG_A}<|open|>json type="object"<|sep|>{{}}<|close|>json<|sep|>'
+                "<|close|>call<|sep|><|close|>tools<|sep|>",
+            )
+        ],
+        "",
+    ),
+    (
+        "kimi_k3",
+        f'<|open|>tools<|sep|>{_CALL_F}<|open|>argument type="string"<|sep|>x<|close|>argument<|sep|>'
+        "<|close|>call<|sep|><|close|>tools<|sep|>",
+        [],
+        [
+            (
+                "f",
+                f'<|open|>tools<|sep|>{_CALL_F}<|open|>argument type="string"<|sep|>x<|close|>argument<|sep|>'
+                "<|close|>call<|sep|><|close|>tools<|sep|>",
+            )
+        ],
+        "",
+    ),
+    (
+        "kimi_k3",
+        f'<|open|>tools<|sep|>{_CALL_F}<|open|>json type="object"<|sep|>{{"a": 1}} x<|close|>json<|sep|>'
+        "<|close|>call<|sep|><|close|>tools<|sep|>",
+        [],
+        [
+            (
+                "f",
+                f'<|open|>tools<|sep|>{_CALL_F}<|open|>json type="object"<|sep|>{{"a": 1}} x<|close|>json<|sep|>'
+                "<|close|>call<|sep|><|close|>tools<|sep|>",
+            )
+        ],
+        "",
+    ),
+    (
+        "kimi_k3",
+        f'<|open|>tools<|sep|>{_CALL_F}<|open|>json type="object"<|sep|>[1]<|close|>json<|sep|><|close|>call<|sep|>'
+        "<|close|>tools<|sep|>",
+        [],
+        [
+            (
+                "f",
+                f'<|open|>tools<|sep|>{_CALL_F}<|open|>json type="object"<|sep|>[1]<|close|>json<|sep|>'
+                "<|close|>call<|sep|><|close|>tools<|sep|>",
+            )
+        ],
+        "",
+    ),
+    (
+        "kimi_k3",
+        f'<|open|>tools<|sep|>{_CALL_F}<|open|>json type="object"<|sep|>{{"a": <|close|>json<|sep|>'
+        "<|close|>call<|sep|><|close|>tools<|sep|>",
+        [],
+        [
+            (
+                "f",
+                f'<|open|>tools<|sep|>{_CALL_F}<|open|>json type="object"<|sep|>{{"a": <|close|>json<|sep|>'
+                "<|close|>call<|sep|><|close|>tools<|sep|>",
+            )
+        ],
+        "",
+    ),
+    ("kimi_k3", f"<|open|>tools<|sep|>{_CALL_F}{_ARG_A}<|close|>tools<|sep|>.", ["f"], [], "."),
+    (
+        "kimi_k3",
+        '<|open|>tools<|sep|><|open|>call tool="a b" index="1"<|sep|><|close|>call<|sep|><|close|>tools<|sep|>',
+        [],
+        [
+            (
+                "",
+                '<|open|>tools<|sep|><|open|>call tool="a b" index="1"<|sep|><|close|>call<|sep|><|close|>tools<|sep|>',
+            )
+        ],
+        "",
+    ),
+    (
+        "kimi_k3",
+        '<|open|>tools<|sep|><|open|>call tool="' + "x" * 600 + '"<|sep|><|close|>call<|sep|>',
+        [],
+        [("", '<|open|>tools<|sep|><|open|>call tool="' + "x" * 600 + '"<|sep|><|close|>call<|sep|>')],
+        "",
+    ),
+    (
+        "step3",
+        f"<｜tool_calls_begin｜>{_ENTRY}get_weather\n{{}}<｜tool_call_end｜><｜tool_calls_end｜>!",
+        [],
+        [("", f"<｜tool_calls_begin｜>{_ENTRY}get_weather\n{{}}<｜tool_call_end｜><｜tool_calls_end｜>")],
+        "!",
+    ),
+    (
+        "step3",
+        "<｜tool_calls_begin｜><｜tool_call_begin｜>" + "x" * 300 + "<｜tool_calls_end｜>",
+        [],
+        [("", "<｜tool_calls_begin｜><｜tool_call_begin｜>" + "x" * 300 + "<｜tool_calls_end｜>")],
+        "",
+    ),
+    (
+        "step3",
+        f'<｜tool_calls_begin｜>{_ENTRY}<steptml:invoke name="f">\n</steptml:invoke>\n<｜tool_calls_end｜>',
+        ["f"],
+        [],
+        "",
+    ),
+    (
+        "minicpm5",
+        '<function name="f"><param name="a"><![CDATA[x]]>y</param></function>.',
+        [],
+        [("f", '<function name="f"><param name="a"><![CDATA[x]]>y</param></function>')],
+        ".",
+    ),
+    (
+        "minicpm5",
+        '<function name="f"><param name="' + "a" * 300 + '">x</param></function>',
+        [],
+        [("f", '<function name="f"><param name="' + "a" * 300 + '">x</param></function>')],
+        "",
+    ),
+    ("minimax_m3", f"{NS}<tool_call>\nhello", [], [("", f"{NS}<tool_call>")], "\nhello"),
+    ("minimax_m3", f"{NS}<tool_call>{NS}</tool_call>", [], [("", f"{NS}<tool_call>{NS}</tool_call>")], ""),
+    (
+        "minimax_m3",
+        f'{NS}<tool_call>{NS}<invoke name="f">junk{NS}</invoke>{NS}</tool_call>',
+        [],
+        [("f", f'{NS}<tool_call>{NS}<invoke name="f">junk{NS}</invoke>{NS}</tool_call>')],
+        "",
+    ),
+    (
+        "minimax_m3",
+        f'{NS}<tool_call>{NS}<invoke name="f">{NS}x>{NS}</invoke>{NS}</tool_call>',
+        [],
+        [("f", f'{NS}<tool_call>{NS}<invoke name="f">{NS}x>{NS}</invoke>{NS}</tool_call>')],
+        "",
+    ),
+    (
+        "minimax_m3",
+        f'{NS}<tool_call>{NS}<invoke name="f">{NS}</nope>{NS}</invoke>{NS}</tool_call>',
+        [],
+        [("f", f'{NS}<tool_call>{NS}<invoke name="f">{NS}</nope>{NS}</invoke>{NS}</tool_call>')],
+        "",
+    ),
+    (
+        "minimax_m3",
+        f'{NS}<tool_call>{NS}<invoke name="f">{NS}< a>1{NS}</ a>{NS}</invoke>{NS}</tool_call>',
+        [],
+        [("f", f'{NS}<tool_call>{NS}<invoke name="f">{NS}< a>1{NS}</ a>{NS}</invoke>{NS}</tool_call>')],
+        "",
+    ),
+    ("minimax_m3", f'{NS}<tool_call>{NS}<invoke name="f">{NS}<a>1{NS}</a>{NS}</tool_call>', ["f"], [], ""),
+    (
+        "minimax_m3",
+        f'{NS}<tool_call>{NS}<invoke name="a b">{NS}</invoke>{NS}</tool_call>',
+        [],
+        [("", f'{NS}<tool_call>{NS}<invoke name="a b">{NS}</invoke>{NS}</tool_call>')],
+        "",
+    ),
+    ("gemma4", "<|tool_call>call:{a:1}<tool_call|>.", [], [("", "<|tool_call>call:{a:1}<tool_call|>")], "."),
+    (
+        "gemma4",
+        "<|tool_call>oops<|tool_call>call:f{}<tool_call|>",
+        ["f"],
+        [("", "<|tool_call>oops")],
+        "",
+    ),
+    ("gemma4", "<|tool_call>ca", [], [("", "<|tool_call>ca")], ""),
+    (
+        "gemma4",
+        "<|tool_call>call:" + "f" * 300 + "{}",
+        [],
+        [("", "<|tool_call>call:" + "f" * 300 + "{}")],
+        "",
+    ),
+    (
+        "gemma4",
+        '<|tool_call>call:f{a:"\\q"}<tool_call|>',
+        [],
+        [("f", '<|tool_call>call:f{a:"\\q"}<tool_call|>')],
+        "",
+    ),
+    (
+        "gemma4",
+        "<|tool_call>call:f{a:1 b:2}<tool_call|>",
+        [],
+        [("f", "<|tool_call>call:f{a:1 b:2}<tool_call|>")],
+        "",
+    ),
+    (
+        "gemma4",
+        "<|tool_call>call:f{a:[1,}]}<tool_call|>",
+        [],
+        [("f", "<|tool_call>call:f{a:[1,}]}<tool_call|>")],
+        "",
+    ),
+    ("gemma4", "<|tool_call>call:f{a:1}junk", ["f"], [], "junk"),
+    (
+        "functiongemma",
+        "<start_function_call>call:f{a:@}",
+        [],
+        [("f", "<start_function_call>call:f{a:@}")],
+        "",
+    ),
+]
+
+
+@pytest.mark.parametrize(("detector", "text", "calls", "failed", "rest"), MALFORMED)
+def test_malformed_markup_fails_visibly_and_the_text_goes_on(
+    detector: str, text: str, calls: list[str], failed: list[tuple[str, str]], rest: str
+) -> None:
+    raw = text.encode()
+    for chunks in ([raw], bytewise(raw)):
+        events = parse(chunks, "", {}, detect=(detector,))
+        assert [c.name for c in completed_calls(events)] == calls
+        assert [(f.name, f.raw) for f in failed_calls(events)] == failed
+        assert text_of(events) == rest
+        check_protocol(events)
+        check_conservation(text, events)
+
+
+@pytest.mark.parametrize("fmt", ["minimax_m3", "kimi_k3", "gemma4", "olmo3"])
+def test_arguments_nested_past_the_depth_limit_fail_and_the_text_goes_on(fmt: str) -> None:
+    args = {"a": {"b": {"c": {"d": {"e": "deep"}}}}}
+    text = render(fmt, "f", args) + "\nAfter."
+    if fmt == "kimi_k3":  # the whole arguments as one json element
+        text = (
+            f'<|open|>tools<|sep|>{_CALL_F}<|open|>json type="object"<|sep|>{json.dumps(args)}<|close|>json<|sep|>'
+            "<|close|>call<|sep|><|close|>tools<|sep|>\nAfter."
+        )
+    raw = text.encode()
+    for chunks in ([raw], bytewise(raw)):
+        events = parse(chunks, fmt, {}, detect=(fmt,), limits=Limits(max_json_depth=3))
+        [failed] = failed_calls(events)
+        assert "max_json_depth=3" in failed.error
+        assert text_of(events) == "\nAfter."
+        check_conservation(text, events)
