@@ -9,7 +9,10 @@
   arrays of objects), written as the format's chat template (or renderer) writes it, over and
   over, at 100 KB and 1 MB.  The parser gets the tools' schemas, so the calls must come out
   typed exactly as generated (the XML formats' values by the schemas, DSML's by its
-  ``string`` attribute, the others by their own literals).  ``text-think`` is reasoning
+  ``string`` attribute, the others by their own literals).  The same for round two's
+  ``seed_oss``, ``step3``, ``minimax_m3``, ``minicpm5``, ``kimi_k3``, ``olmo3``, ``lfm2``, ``gemma4``
+  and ``functiongemma`` (Kimi K3's values by their type attribute, Gemma's by their notation).
+  ``text-think`` is reasoning
   between ``<think>`` tags (the paragraph again, holding a quoted call that must stay
   reasoning) before each Hermes call, read by ``think`` and ``hermes``.  Linear: the 1 MB
   stream may cost at most 11x the 100 KB one.
@@ -45,7 +48,19 @@ __all__ = (
     "targets",
 )
 
-FORMATS = ("harmony", "kimi", "pythonic", "qwen3_coder", "glm", "minimax", "dsml", "think")
+# fxml formats: round two's XML-parameter, Python-call and custom-literal formats (render_fxml).
+FXML_FORMATS = (
+    "seed_oss",
+    "step3",
+    "minimax_m3",
+    "minicpm5",
+    "kimi_k3",
+    "olmo3",
+    "lfm2",
+    "gemma4",
+    "functiongemma",
+)
+FORMATS = ("harmony", "kimi", "pythonic", "qwen3_coder", "glm", "minimax", "dsml", "think", *FXML_FORMATS)
 # The detectors a format's own rows run (its name, unless it needs a call format beside it).
 OWN_DETECT = {"think": ("think", "hermes")}
 SIZES = (100_000, 1_000_000)
@@ -73,7 +88,9 @@ def _value(value: Any) -> str:
 def render(fmt: str, name: str, args: dict[str, Any], number: int = 0) -> str:
     """A call as the format's chat template or renderer writes it (gpt-oss's Harmony, Kimi K2,
     Llama 3.2, Qwen3-Coder, GLM-4.6, MiniMax-M2, DeepSeek-V3.2's DSML, Qwen3's reasoning then a
-    Hermes call); ``number`` is the call's index, for Kimi's id."""
+    Hermes call; the fxml formats: :func:`render_fxml`); ``number`` is the call's index, for Kimi's id."""
+    if fmt in FXML_FORMATS:
+        return render_fxml(fmt, name, args)
     if fmt == "harmony":
         return (
             "<|start|>assistant<|channel|>analysis<|message|>The user wants this done.<|end|>"
@@ -108,6 +125,71 @@ def render(fmt: str, name: str, args: dict[str, Any], number: int = 0) -> str:
         return f"<think>\nThe user wants this done; {quoted} would be wrong here.\n</think>\n\n<tool_call>\n{call}\n</tool_call>"
     params = "".join(f'<parameter name="{k}">{_value(v)}</parameter>\n' for k, v in args.items())
     return f'<minimax:tool_call>\n<invoke name="{name}">\n{params}</invoke>\n</minimax:tool_call>'
+
+
+_NS = "]<]minimax[>["
+_KIMI_K3_TYPES = {
+    bool: "boolean",
+    int: "number",
+    float: "number",
+    str: "string",
+    list: "array",
+    dict: "object",
+}
+
+
+def _gemma(value: Any, quote: str) -> str:
+    """A value in Gemma's own notation: bare keys, strings between quote tokens."""
+    if isinstance(value, str):
+        return quote + value + quote
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{_gemma(v, quote)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_gemma(v, quote) for v in value) + "]"
+    return json.dumps(value)
+
+
+def render_fxml(fmt: str, name: str, args: dict[str, Any]) -> str:
+    """A call as Seed-OSS, Step3, MiniMax M3, MiniCPM 5, Kimi K3, Olmo 3, LFM2, Gemma 4 or FunctionGemma
+    write it (their chat templates, or their peers' tests where no template was read)."""
+    if fmt == "seed_oss":
+        # One line end on each side of a value is markup (the peers strip it): written, a value that
+        # begins or ends with a line end comes back whole.
+        params = "".join(f"<parameter={k}>\n{_value(v)}\n</parameter>\n" for k, v in args.items())
+        return f"<seed:tool_call>\n<function={name}>\n{params}</function>\n</seed:tool_call>"
+    if fmt == "step3":
+        params = "".join(
+            f'<steptml:parameter name="{k}">{_value(v)}</steptml:parameter>\n' for k, v in args.items()
+        )
+        return (
+            f'<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="{name}">\n'
+            f"{params}</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>"
+        )
+    if fmt == "minimax_m3":  # arrays as JSON text leaves, as llama.cpp's grammar writes them
+        elements = "".join(f"{_NS}<{k}>{_value(v)}{_NS}</{k}>" for k, v in args.items())
+        return f'{_NS}<tool_call>\n{_NS}<invoke name="{name}">{elements}{_NS}</invoke>\n{_NS}</tool_call>'
+    if fmt == "minicpm5":
+        return (
+            f'<function name="{name}">'
+            + "".join(f'<param name="{k}">{_value(v)}</param>' for k, v in args.items())
+            + "</function>"
+        )
+    if fmt == "kimi_k3":
+        arguments = "".join(
+            f'<|open|>argument key="{k}" type="{_KIMI_K3_TYPES.get(type(v), "null")}"<|sep|>{_value(v)}<|close|>argument<|sep|>'
+            for k, v in args.items()
+        )
+        return f'<|open|>tools<|sep|><|open|>call tool="{name}" index="1"<|sep|>{arguments}<|close|>call<|sep|><|close|>tools<|sep|>'
+    if fmt in ("olmo3", "lfm2"):
+        call = f"{name}({', '.join(f'{key}={value!r}' for key, value in args.items())})"
+        return (
+            f"<function_calls>{call}</function_calls>"
+            if fmt == "olmo3"
+            else f"<|tool_call_start|>[{call}]<|tool_call_end|>"
+        )
+    if fmt == "gemma4":
+        return "<|tool_call>call:" + name + _gemma(args, '<|"|>') + "<tool_call|><|tool_response>"
+    return "<start_function_call>call:" + name + _gemma(args, "<escape>") + "<end_function_call>"
 
 
 def kimi_id(name: str, number: int) -> str:

@@ -44,6 +44,17 @@ MODEL_FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"llama{_SEP}4", ("llama", "pythonic")),  # Llama 4: a JSON mode and the pythonic one
     (rf"minimax{_SEP}m2", ("minimax", "think")),
     (r"mistral|magistral|devstral", ("mistral",)),
+    # fxml formats.  FunctionGemma before Gemma 4 (Gemma 3 and 3n write no tool tokens); MiniMax
+    # M3 and Kimi K3 apart from M2 and K2 above; Step3 after Step-3.5 (Qwen3-Coder's markup).
+    (rf"seed{_SEP}oss", ("seed_oss", "think")),  # ByteDance-Seed/Seed-OSS-36B-Instruct
+    (rf"step{_SEP}3(?![.0-9])", ("step3", "think")),  # stepfun-ai/step3
+    (rf"minimax{_SEP}m3", ("minimax_m3", "think")),  # MiniMaxAI/MiniMax-M3
+    (rf"minicpm{_SEP}5(?![0-9])", ("minicpm5", "think")),  # openbmb/MiniCPM5-1B
+    (rf"kimi{_SEP}k3", ("kimi_k3", "think")),  # moonshotai/Kimi-K3
+    (rf"olmo{_SEP}3", ("olmo3", "think")),  # allenai/Olmo-3-7B-Instruct, Olmo-3.1
+    (rf"lfm{_SEP}2(?![^/]{{0,4}}vl)", ("lfm2", "think")),  # LiquidAI/LFM2-1.2B, LFM2.5 (not LFM2-VL)
+    (r"functiongemma", ("functiongemma",)),  # google/functiongemma-270m-it, functiongemma:270m
+    (rf"gemma{_SEP}4", ("gemma4", "think")),  # google/gemma-4-31b-it, gemma4:31b
 )
 """(pattern, detector names) pairs, tried in order; the first whose pattern is found wins."""
 

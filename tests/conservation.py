@@ -23,7 +23,11 @@ text alike (written here from the Harmony grammar, not from the detector), so
 only a character that is not framing counts as lost.  With a reasoning detector on
 (``think``, ``think_prompted``), the tags that hold reasoning (``<think>``,
 ``</think>``, ``<seed:think>``, ``</seed:think>``, ``<|START_THINKING|>``,
-``<|END_THINKING|>``) may vanish the same way, each as a whole tag.
+``<|END_THINKING|>``, ``<mm:think>``, ``</mm:think>``, Gemma 4's ``<|channel>thought``
+and a line end, ``<channel|>``, Kimi K3's ``<|open|>think<|sep|>``,
+``<|close|>think<|sep|>``) may vanish the same way, each as a whole tag; so may, with a
+format on whose messages are framed (``kimi_k3``: its message and response tokens;
+``minimax_m3``: a bare ``</mm:think>``), that framing, from each format's grammar.
 
 Besides: a failed text call's ``raw`` is never empty (except the one that
 reports ``max_calls``), and no text comes between a text call's
@@ -61,8 +65,16 @@ _FRAMES = (
 )
 _FIRST_HEADER = re.compile(rf" to={_PART}{_CHANNEL_ON}")
 _TOKEN = re.compile(r"<\|(?:start|channel|end|return|call)\|>")
-# The tags that hold reasoning written in the text.
-_REASONING_TAG = re.compile(r"</?think>|</?seed:think>|<\|(?:START|END)_THINKING\|>")
+# The tags that hold reasoning written in the text, and the framing of the formats that frame
+# their messages (Kimi K3's sections).
+_REASONING_TAG = re.compile(
+    r"</?think>|</?seed:think>|<\|(?:START|END)_THINKING\|>"
+    r"|</?mm:think>|<\|channel>thought\n|<channel\|>|<\|(?:open|close)\|>think<\|sep\|>"
+    r'|<\|open\|>message role="assistant"<\|sep\|>|<\|(?:open|close)\|>response<\|sep\|>'
+    r"|<\|close\|>message<\|sep\|>|<\|end_of_msg\|>"
+)
+# The detectors on which that framing may vanish.
+FRAMED = ("think", "think_prompted", "kimi_k3", "minimax_m3")
 
 
 def framing(text: str, *, harmony: bool = True, think: bool = False) -> dict[int, list[int]]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import streamcalls
 from streamcalls import Limits, ReasoningDelta, StreamParser, ToolCallStarted, UsageError
 from streamcalls.codec import CODEC_PROVIDERS, CodecProviderName
-from tests.conservation import check_conservation
+from tests.conservation import FRAMED, check_conservation
 from tests.partial_rules import check_patches, without_patches
 from tests.support import DATA, check_protocol, corpus, counter_ids, normalize
 
@@ -67,6 +67,16 @@ DETECTORS = (
     "dsml",
     "think",
     "think_prompted",
+    # fxml formats
+    "seed_oss",
+    "step3",
+    "minimax_m3",
+    "minicpm5",
+    "kimi_k3",
+    "olmo3",
+    "lfm2",
+    "gemma4",
+    "functiongemma",
 )
 # Every detector but the one that reads the whole text as reasoning until its closing tag.
 EVERY = tuple(name for name in DETECTORS if name != "think_prompted")
@@ -193,7 +203,7 @@ def fuzz_one(data: bytes) -> None:
     chunked, tap = run(stream, chunk, provider, partial_arguments=True, **options)
     check_protocol(chunked)
     check_patches(chunked, sparse=True)
-    think = "think" in detect or "think_prompted" in detect
+    think = any(name in FRAMED for name in detect)
     if not tap.copies:  # a text call dropped as a copy of a native one leaves no event where its markup was
         check_conservation(
             tap.text, chunked, tap.calls, reasoning=tap.reasoning, harmony="harmony" in detect, think=think

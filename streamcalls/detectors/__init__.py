@@ -15,7 +15,16 @@ One detector per format, enabled by name through ``StreamParser(detect=...)``:
 - ``"pythonic"``: Llama 3.2 / 4 ``[get_weather(city="Paris")]`` call lists;
 - ``"qwen3_coder"``: Qwen3-Coder / Qwen3.5 ``<tool_call><function=...><parameter=...>``;
 - ``"glm"``: GLM-4.5 to 4.7 ``<tool_call>name<arg_key>...<arg_value>...``;
-- ``"minimax"``: MiniMax-M2 ``<minimax:tool_call><invoke name=...><parameter name=...>``.
+- ``"minimax"``: MiniMax-M2 ``<minimax:tool_call><invoke name=...><parameter name=...>``;
+- ``"seed_oss"``: Seed-OSS ``<seed:tool_call><function=...><parameter=...>``;
+- ``"step3"``: Step3 ``<｜tool_calls_begin｜>`` sections of ``<steptml:invoke name=...>``;
+- ``"minimax_m3"``: MiniMax M3's namespaced ``<invoke>`` elements;
+- ``"minicpm5"``: MiniCPM 5 ``<function name=...><param name=...>``;
+- ``"kimi_k3"``: Kimi K3's ``<|open|>tools<|sep|>`` sections (and its message framing);
+- ``"olmo3"``: Olmo 3 ``<function_calls>`` with a Python call per line;
+- ``"lfm2"``: LFM2 ``<|tool_call_start|>[f(a=1)]<|tool_call_end|>``;
+- ``"gemma4"``: Gemma 4 ``<|tool_call>call:f{k:<|"|>v<|"|>}<tool_call|>``;
+- ``"functiongemma"``: FunctionGemma ``<start_function_call>call:f{k:<escape>v<escape>}``.
 
 The package is three layers, each importing only those before it:
 

@@ -21,7 +21,19 @@ from typing import Any, NamedTuple
 
 from ..._tooldefs import ToolDefinition
 
-__all__ = ("ARRAY", "BOOLEAN", "INTEGER", "NUMBER", "OBJECT", "STRING", "ParameterType", "ToolTypes")
+__all__ = (
+    "ARRAY",
+    "BOOLEAN",
+    "INTEGER",
+    "NUMBER",
+    "OBJECT",
+    "STRING",
+    "ParameterType",
+    "ToolTypes",
+    "item_schema",
+    "member_schema",
+    "type_of",
+)
 
 # Kinds.
 STRING = "string"
@@ -62,6 +74,59 @@ class ToolTypes:
         if types is None:
             types = self._read[tool] = _parameter_types(self._schemas.get(tool))
         return types.get(parameter, _UNTYPED)
+
+    def schema(self, tool: str | None) -> dict[str, Any] | None:
+        """``tool``'s parameters schema, for formats that nest values (MiniMax M3's elements)."""
+        schema = self._schemas.get(tool) if tool is not None else None
+        return schema if isinstance(schema, dict) else None
+
+
+# Nested values: the schema of an object's member or an array's item, and its type.
+
+
+def type_of(schema: dict[str, Any] | None, root: dict[str, Any]) -> ParameterType:
+    """The type a (sub)schema gives its value (a string when there is none)."""
+    return _UNTYPED if schema is None else _type_of(schema, root, _MAX_REFS)
+
+
+def member_schema(schema: dict[str, Any] | None, root: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """The schema of member ``key`` of an object (its property, else its additionalProperties)."""
+    found = _effective(schema, root)
+    if found is None:
+        return None
+    properties = found.get("properties")
+    if isinstance(properties, dict) and isinstance(properties.get(key), dict):
+        return properties[key]  # type: ignore[no-any-return]
+    extra = found.get("additionalProperties")
+    return extra if isinstance(extra, dict) else None
+
+
+def item_schema(schema: dict[str, Any] | None, root: dict[str, Any]) -> dict[str, Any] | None:
+    """The schema of an array's items."""
+    found = _effective(schema, root)
+    items = found.get("items") if found is not None else None
+    return items if isinstance(items, dict) else None
+
+
+def _effective(schema: dict[str, Any] | None, root: dict[str, Any]) -> dict[str, Any] | None:
+    """The schema that describes the value: ``$ref`` followed, the first member of an ``anyOf`` /
+    ``oneOf`` / ``allOf`` that is not ``null``."""
+    for _ in range(_MAX_REFS):
+        if schema is None:
+            return None
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            schema = _resolve(ref, root)
+            continue
+        for key in ("anyOf", "oneOf", "allOf"):
+            members = schema.get(key)
+            if isinstance(members, list) and "type" not in schema:
+                typed = [m for m in members if isinstance(m, dict) and m.get("type") != _NULL]
+                schema = typed[0] if typed else None
+                break
+        else:
+            return schema
+    return None
 
 
 def _parameter_types(schema: dict[str, Any] | None) -> dict[str, ParameterType]:

@@ -9,6 +9,8 @@
   parameter rules and the tag formats built on them;
 - :mod:`.pyliteral`, :mod:`.pyjson`, :mod:`.pytokens`, :mod:`.pycalls`: Python-literal
   arguments, read as they arrive and written as JSON, and Python call lists;
+- :mod:`.bracedargs`, :mod:`.bracedcalls`: Gemma's ``call:NAME{key:value}`` notation, read as it
+  arrives and written as JSON, and the calls written in it between tokens;
 - :mod:`.reasoning`: reasoning written in the text between tags.
 
 May import: the core's leaf modules and the engine.  Never the formats.

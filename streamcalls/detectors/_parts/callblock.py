@@ -12,7 +12,8 @@ one line end right after a parameter's tag is markup (Qwen), whether names may b
 (MiniMax, DSML), whether a parameter's tag carries a ``string`` attribute that types its value
 (DSML: ``"true"`` a string, ``"false"`` JSON; without it the schema types it), and which openers
 open a block (each with its own end) or a call without a block (an opener that is the call's own
-tag: DeepSeek-V4 often drops the wrapper).  Blanks between tags are markup.  A call completes at
+tag: DeepSeek-V4 often drops the wrapper; a format with no block at all, MiniCPM 5, reads each
+call as a region of its own, and what follows it is text).  Blanks between tags are markup.  A call completes at
 its end tag (or at the block's, when its own is missing); after a completed call only another
 call or the block's end is markup, anything else is text again.  Malformed markup inside a call
 fails it and is skipped to the call's end tag (the block goes on) or the block's.
@@ -109,7 +110,10 @@ class CallBlock(TaggedDetector):
         return stop
 
     def _open(self, text: str, pos: int) -> int:
-        found, at = self.look_past(text, pos, (self.call_open, self._end or self.end))
+        end = self._end or self.end
+        if not end:  # a format without blocks (MiniCPM 5): each call is a region of its own
+            return self.done(pos)
+        found, at = self.look_past(text, pos, (self.call_open, end))
         if found == Seen.WAIT:
             return pos
         if found == 0:
@@ -119,7 +123,7 @@ class CallBlock(TaggedDetector):
             self._state = _S.NAME
             return at + len(self.call_open)
         if found == 1:  # the block's end (after an empty block: markup that holds no call)
-            return self.done(at + len(self._end or self.end))
+            return self.done(at + len(end))
         if self._state is _S.OPEN:
             self.markup.fail(f"{self.opener} with no {self.call_open}...> after it")
         return self.done(pos)  # the text resumes
@@ -178,7 +182,12 @@ class CallBlock(TaggedDetector):
             return at
         param = self._param
         assert param is not None
-        found = literal_prefix_at(text, at, (self.parameter_open, self.call_end, self._end or self.end))
+        end = self._end or self.end
+        found = literal_prefix_at(
+            text,
+            at,
+            (self.parameter_open, self.call_end, end) if end else (self.parameter_open, self.call_end),
+        )
         if found == Seen.WAIT:
             return at
         if found == 0:
@@ -190,7 +199,7 @@ class CallBlock(TaggedDetector):
             return at + len(self.call_end)
         if found == 2:
             param.end(at)
-            return self.done(at + len(self._end or self.end))
+            return self.done(at + len(end))
         self.fail(f"expected {self.parameter_open}...> or {self.call_end} in the tool call")
         self._state = _S.SKIP
         return at

@@ -14,7 +14,9 @@ stream as JSON written as its values arrive; the call completes at its closing `
 A list is a call list only once it shows a call's shape: a name follows its ``[`` (or the
 opening token) straight away, then ``(`` and then ``)`` or a keyword and ``=`` (not ``==``);
 with ``tools=``, the name must be one of them.  Until then it is a candidate, given back as
-text if it turns out not to be one.  From that first call on the list is committed: a later
+text if it turns out not to be one.  A format whose opening token is explicit markup
+(``opener_commits``: Olmo 3's ``<function_calls>``, LFM2's ``<|tool_call_start|>``) commits at
+the first name and ``(`` after it, whatever the call holds and whatever its name.  From that first call on the list is committed: a later
 element that is not a call, or a call that is not all literals, fails -- that element alone,
 with its text as ``raw`` -- and the list goes on.  After the list (its ``]``, or for a list of
 lines the last call), the format's closing token and end tokens are markup; a list left open
@@ -64,6 +66,8 @@ class PythonCalls(Detector):
     bare_lists: ClassVar[bool] = False  # "[name(" at a line start opens a list without a token
     closer: ClassVar[str] = ""  # a token after the list ("<|python_end|>"), markup if it comes
     end_tokens: ClassVar[tuple[str, ...]] = ()  # end-of-turn tokens after that, markup too
+    opener_commits: ClassVar[bool] = False  # the opener's first "name(" commits the list
+    json_literals: ClassVar[bool] = False  # true, false, null are read as True, False, None
 
     # Made from it (by __init_subclass__).
     _end: ClassVar[re.Pattern[str]]
@@ -241,6 +245,9 @@ class PythonCalls(Detector):
         return self._not_a_call(pos)
 
     def _commit(self, text: str, pos: int) -> int:
+        if self.opener_commits:
+            self.committed = True  # after an explicit opener, a name and "(" are a call
+            return self._open_call(pos)
         name = "".join(self._name_pieces)
         if self.tools is not None and name not in self.tools:
             self.status = _Status.REJECTED
@@ -273,7 +280,11 @@ class PythonCalls(Detector):
                 f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}"
             )
         self._reader = PythonArguments(
-            self._json.append, max_depth=limits.max_json_depth, room=room, room_error=error
+            self._json.append,
+            max_depth=limits.max_json_depth,
+            room=room,
+            room_error=error,
+            json_names=self.json_literals,
         )
         return pos + 1
 

@@ -17,7 +17,8 @@ Values are Python literals, read here -- never by ``eval`` or ``ast``:
   ones exact) and finite floats, with an optional ``-`` right before them
   (``hours=-4`` is the literal the model means, and ``ast.literal_eval``
   reads it too);
-- ``True``, ``False``, ``None``;
+- ``True``, ``False``, ``None`` (and, for formats whose templates write JSON's names,
+  ``true``, ``false``, ``null``: ``json_names=True``);
 - lists and tuples (JSON arrays; a tuple of one needs its comma), and dicts
   whose keys are strings, numbers, booleans or None (JSON object keys, as
   ``json.dumps`` writes them).
@@ -39,11 +40,13 @@ import re
 from collections.abc import Callable
 from enum import IntEnum
 
+import msgspec
+
 from .._engine.machine import Machine, Status, fast
 from .pyjson import DICT, LIST, TUPLE, Failure, JsonWriter
 from .pytokens import STRING_STOPS, Skipper, escape, is_float, number_json
 
-__all__ = ("PythonArguments",)
+__all__ = ("PythonArguments", "literal_json")
 
 _BLANKS = re.compile(r"[ \t\r\n\f]*")
 _WORD_CHARS = re.compile(r"\w*")
@@ -51,6 +54,7 @@ _NUMBER_CHARS = re.compile(r"[0-9A-Za-z_.]*")
 _MAX_WORD = 256
 _MAX_NUMBER = 1000
 _LITERALS = {"True": "true", "False": "false", "None": "null"}
+_WITH_JSON_NAMES = {**_LITERALS, "true": "true", "false": "false", "null": "null"}
 _CLOSERS = ")]}"
 _OPENERS = {"[": LIST, "(": TUPLE, "{": DICT}
 
@@ -76,6 +80,7 @@ class PythonArguments(Machine):
 
     __slots__ = (
         "_json",
+        "_literals",
         "_negative",
         "_quote",
         "_raw",
@@ -86,8 +91,17 @@ class PythonArguments(Machine):
         "limit",
     )
 
-    def __init__(self, write: Callable[[str], None], *, max_depth: int, room: int, room_error: str) -> None:
+    def __init__(
+        self,
+        write: Callable[[str], None],
+        *,
+        max_depth: int,
+        room: int,
+        room_error: str,
+        json_names: bool = False,
+    ) -> None:
         self._json = JsonWriter(write, max_depth=max_depth, room=room, room_error=room_error)
+        self._literals = _WITH_JSON_NAMES if json_names else _LITERALS
         self._state = _S.OPEN
         self._token: list[str] = []  # a number or a word so far
         self._negative = False
@@ -336,7 +350,7 @@ class PythonArguments(Machine):
             if word in ("u", "U", "r", "R"):
                 return self._string_start(text, pos, pos, raw=word in ("r", "R"))
             raise Failure(f"a {word}-prefixed string (bytes or an f-string) is not a literal value", pos)
-        literal = _LITERALS.get(word)
+        literal = self._literals.get(word)
         if literal is None:
             what = "a call" if char == "(" else "a name"
             raise Failure(f"{what} ({word}) where a literal value should be", pos)
@@ -367,3 +381,28 @@ class PythonArguments(Machine):
 
 _S = fast(PythonArguments.State)
 _Status = fast(Status)
+
+
+_KEYWORD = "v"
+_MAX_LITERAL_DEPTH = 64
+
+
+def literal_json(text: str) -> str | None:
+    """A whole Python literal (``{'a': 1}``, ``['x', None]``, ``(1, 2)``) as compact JSON, or None
+    if ``text`` is none: read as the value of one keyword argument, by the same reader."""
+    pieces: list[str] = []
+    reader = PythonArguments(
+        pieces.append, max_depth=_MAX_LITERAL_DEPTH, room=len(text) * 12 + 16, room_error="too long"
+    )
+    source = f"{_KEYWORD}={text})"
+    if reader.feed(source, 0) != len(source) or reader.status is not _Status.DONE:
+        return None
+    written = "".join(pieces)
+    prefix = f'{{"{_KEYWORD}":'
+    value = written[len(prefix) : -1]
+    # One keyword only: "1, w=2" reads as two, and its JSON would be no value.
+    try:
+        msgspec.json.decode(value)
+    except msgspec.DecodeError:
+        return None
+    return value

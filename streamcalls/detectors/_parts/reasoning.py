@@ -10,7 +10,10 @@ call).  The tags are the framing that holds the reasoning (rule 8: they vanish a
 headers do, and nothing else does).
 
 An opening tag counts at the start of the text or of a line.  The reasoning ends at its closing
-tag; the text ending first ends it (cut off: reasoning still, no error).
+tag; the text ending first ends it (cut off: reasoning still, no error).  A format whose message
+is made of sections may also name *boundaries*: the next section's opener, which ends the
+reasoning when its closing tag is missing, and is not consumed (Kimi K3's response and tools
+sections).
 
 A format whose template writes the opening tag into the prompt (``opens_text``) starts inside
 reasoning: everything up to the first closing tag is reasoning, and with no closing tag at all
@@ -40,8 +43,12 @@ class Reasoning(Detector):
         INSIDE = 1  # reasoning, up to the closing tag
 
     tags: ClassVar[Mapping[str, str]]  # {"<think>": "</think>"}: a module constant, declared once
+    # Per opening tag, the tokens that end its reasoning without being consumed (another section).
+    boundaries: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     _openers: ClassVar[tuple[str, ...]]
     _closers: ClassVar[Tokens]
+    _ends: ClassVar[dict[str, Tokens]]
+    _boundary: ClassVar[frozenset[str]]
 
     __slots__ = ("_closer",)
 
@@ -53,11 +60,14 @@ class Reasoning(Detector):
         cls.triggers = tuple(Trigger.literal(opener, line_start=True) for opener in tags)
         cls.holds = tuple(Hold.literal(opener, line_start=True) for opener in tags)
         cls._openers = tuple(tags)
-        cls._closers = Tokens(tuple(dict.fromkeys(tags.values())))
+        boundaries = cls.boundaries
+        cls._ends = {opener: Tokens((closer, *boundaries.get(opener, ()))) for opener, closer in tags.items()}
+        cls._boundary = frozenset(token for tokens in boundaries.values() for token in tokens)
+        cls._closers = Tokens(tuple(dict.fromkeys((*tags.values(), *cls._boundary))))
 
     def begin(self, trigger: str) -> None:
         if trigger:
-            self._closer = Tokens((self.tags[trigger],))
+            self._closer = self._ends[trigger]
             self.start(_S.INSIDE)
         else:  # the text starts inside reasoning: any closing tag ends it
             self._closer = self._closers
@@ -70,7 +80,7 @@ class Reasoning(Detector):
         self._state = _S.INSIDE
         if found >= 0:  # written anyway: framing, and its own closing tag ends the reasoning
             opener = self._openers[found]
-            self._closer = Tokens((self.tags[opener],))
+            self._closer = self._ends[opener]
             return pos + len(opener)
         return pos
 
@@ -79,6 +89,8 @@ class Reasoning(Detector):
         self.content(text, pos, cut, reasoning=True)
         if found is None:
             return cut
+        if found.group() in self._boundary:  # the next section: the reasoning ends before it
+            return self.stop(cut)
         return self.stop(found.end())
 
     def finish(self, rest: str) -> str:

@@ -13,6 +13,9 @@ How markup that goes wrong ends (rule 8: it fails visibly and loses nothing):
   call, and everything up to its end tag (``</function>``, ``</invoke>``) or the block's
   (``</tool_call>``) goes into its ``raw``;
 - a duplicate parameter fails the call, whose markup is then read to its end as usual;
+- where the format names its call's end tag as a break of its values (:class:`~.xmlparams.Closer`),
+  a value that meets it before its own closing tag was never closed: the call fails there and its
+  markup is read on to its end;
 - after a completed call, only what the format allows next (another call, the block's closing
   tag) is markup; anything else, blanks before it included, is text again;
 - the text ending inside a call fails it (cut off), with everything after the opener as ``raw``.
@@ -40,6 +43,7 @@ class TaggedDetector(Detector):
 
     closer: ClassVar[Closer]
     block_end: ClassVar[tuple[str, ...]]  # what ends malformed markup that is skipped
+    python_values: ClassVar[bool] = False  # values also in Python's spellings (True, None, {'a': 1})
 
     __slots__ = ("_ends", "_param", "_pieces", "_size")
 
@@ -88,17 +92,21 @@ class TaggedDetector(Detector):
         if not valid_name(name):
             self.markup.fail(f"{self.name} markup with an invalid tool name {name[:40]!r}")
             return False
-        self._param = ParamCall(self.calls, self.markup, self.types, name)
+        self._param = ParamCall(self.calls, self.markup, self.types, name, python=self.python_values)
         return True
 
     def value(self, text: str, pos: int, closer: Closer) -> tuple[int, bool]:
-        """Stream a value: (where it stopped, whether the value ended there -- at its closing tag)."""
+        """Stream a value: (where it stopped, whether the value ended there -- at its closing tag,
+        consumed, or at a break of the closer, not consumed: the call has failed)."""
         param = self._param
         assert param is not None
         stop, close = value_end(text, pos, closer)
         param.value(text, pos, stop)
         if close < 0:
             return stop, False
+        if closer.breaks and not text.startswith(closer.close, close):
+            param.fail("a parameter's value was never closed (the call's end came first)")
+            return close, True
         param.end_parameter(stop)
         return close + len(closer.close), True
 

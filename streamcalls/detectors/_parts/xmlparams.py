@@ -13,7 +13,9 @@ closing tag: a closer (``</parameter>``) ends the value only where what follows 
 most :data:`MAX_GAP` blanks -- is markup that may come next (``<parameter=``, ``</function>``);
 anything else after it makes the closer part of the value.  Until that is known, the closer and
 what follows it wait (they are held, not consumed), and so does the one line end before the
-closer that Qwen's markup owns.
+closer that Qwen's markup owns.  A format may also name the call's end tag as a *break*
+(:attr:`Closer.breaks`): where one stands -- followed by what may follow a call's end -- before
+the value's closer, the value was never closed and its call fails there (Seed-OSS, Step3).
 
 What the detector consumes is markup (the channel records it); the arguments fed to the call
 assembler are JSON of the detector's making, not the text, so a failed call's ``raw`` is its
@@ -37,7 +39,7 @@ from .._engine.markup import Markup
 from .._engine.shared import MAX_GAP
 from .._engine.tokens import literal_prefix_at
 from .._engine.tools import STRING, ParameterType, ToolTypes
-from .values import json_value, value_json
+from .values import declared_json, json_value, value_json
 
 __all__ = (
     "MAX_GAP",
@@ -68,9 +70,11 @@ class As(IntEnum):
     SCHEMA = 0  # by the tool's schema (the XML formats' values carry no type)
     STRING = 1  # a string whatever the schema (DSML's string="true")
     JSON = 2  # JSON whatever the schema (DSML's string="false"); if it is none, by the schema
+    DECLARED = 3  # the JSON type the markup declares (Kimi K3's type="number"); none fails the call
 
 
 _JSON = "json"  # the kind of a value read as JSON
+_DECLARED = "declared"  # the kind of a value of a declared JSON type
 _PLAIN_STRING = ParameterType(STRING, nullable=False)
 
 
@@ -80,19 +84,36 @@ class Closer(NamedTuple):
     close: str  # the closing tag
     followers: tuple[str, ...]  # what may follow it (after blanks) for it to end the value
     newline: bool = False  # one line end before the closing tag is markup (Qwen)
+    # The call's end tags: one of them before the closing tag, followed (after blanks) by one of
+    # ``break_followers``, means the value was never closed.
+    breaks: tuple[str, ...] = ()
+    break_followers: tuple[str, ...] = ()
 
     @property
     def partial(self) -> re.Pattern[str]:
-        return _partial(self.close)
+        return _partial((self.close, *self.breaks))
+
+    @property
+    def tags(self) -> re.Pattern[str]:
+        """The closing tag or a break, wherever one stands."""
+        return _tags((self.close, *self.breaks))
 
 
-_PARTIALS: dict[str, re.Pattern[str]] = {}
+_PARTIALS: dict[tuple[str, ...], re.Pattern[str]] = {}
+_TAGS: dict[tuple[str, ...], re.Pattern[str]] = {}
 
 
-def _partial(close: str) -> re.Pattern[str]:
-    pattern = _PARTIALS.get(close)
+def _partial(tags: tuple[str, ...]) -> re.Pattern[str]:
+    pattern = _PARTIALS.get(tags)
     if pattern is None:
-        pattern = _PARTIALS[close] = re.compile(prefixes(close) + r"\Z")
+        pattern = _PARTIALS[tags] = re.compile("(?:" + "|".join(map(prefixes, tags)) + r")\Z")
+    return pattern
+
+
+def _tags(tags: tuple[str, ...]) -> re.Pattern[str]:
+    pattern = _TAGS.get(tags)
+    if pattern is None:
+        pattern = _TAGS[tags] = re.compile("|".join(map(re.escape, tags)))
     return pattern
 
 
@@ -100,9 +121,11 @@ def value_end(text: str, pos: int, closer: Closer) -> tuple[int, int]:
     """Where the value that continues at ``pos`` ends.
 
     Returns ``(stop, close)``: the value surely runs on to ``stop``; ``close`` is where its
-    closing tag begins once that is known (the value is ``text[pos:stop]``), else -1 and what
-    follows ``stop`` must wait for more text.
+    closing tag (or one of the closer's breaks) begins once that is known (the value is
+    ``text[pos:stop]``), else -1 and what follows ``stop`` must wait for more text.
     """
+    if closer.breaks:
+        return _value_end_or_break(text, pos, closer)
     close = closer.close
     end = len(text)
     search = pos
@@ -112,20 +135,52 @@ def value_end(text: str, pos: int, closer: Closer) -> tuple[int, int]:
             held = closer.partial.search(text, max(search, end - len(close)))
             return _before_newline(text, pos, held.start() if held is not None else end, closer), -1
         after = at + len(close)
-        gap = _GAP.match(text, after)
-        assert gap is not None
-        follows = gap.end()
-        if follows - after > MAX_GAP:  # too far from any markup: the tag is text of the value
-            search = after
-            continue
-        if follows == end:
-            return _before_newline(text, pos, at, closer), -1
-        found = literal_prefix_at(text, follows, closer.followers)
-        if found >= 0:
+        found = _followed(text, after, closer.followers)
+        if found == _FOLLOWED:
             return _before_newline(text, pos, at, closer), at
-        if found == -2:
+        if found == _WAIT:
             return _before_newline(text, pos, at, closer), -1
         search = after
+
+
+_FOLLOWED, _WAIT, _NOT = 1, 0, -1
+
+
+def _followed(text: str, after: int, followers: tuple[str, ...]) -> int:
+    """Does one of ``followers`` follow ``after`` (after at most MAX_GAP blanks)? _WAIT: maybe."""
+    gap = _GAP.match(text, after)
+    assert gap is not None
+    follows = gap.end()
+    if follows - after > MAX_GAP:  # too far from any markup: the tag is text of the value
+        return _NOT
+    if follows == len(text):
+        return _WAIT
+    found = literal_prefix_at(text, follows, followers)
+    return _FOLLOWED if found >= 0 else _WAIT if found == -2 else _NOT
+
+
+def _value_end_or_break(text: str, pos: int, closer: Closer) -> tuple[int, int]:
+    """:func:`value_end` for a closer with breaks: the first closing tag or break that stands
+    where markup may follow it."""
+    end = len(text)
+    tags = closer.tags
+    search = pos
+    while True:
+        match = tags.search(text, search)
+        if match is None:
+            longest = max(len(closer.close), *map(len, closer.breaks))
+            held = closer.partial.search(text, max(search, end - longest))
+            return _before_newline(text, pos, held.start() if held is not None else end, closer), -1
+        at = match.start()
+        tag = match.group()
+        found = _followed(
+            text, match.end(), closer.followers if tag == closer.close else closer.break_followers
+        )
+        if found == _FOLLOWED:
+            return _before_newline(text, pos, at, closer), at
+        if found == _WAIT:
+            return _before_newline(text, pos, at, closer), -1
+        search = match.end()
 
 
 def _before_newline(text: str, pos: int, at: int, closer: Closer) -> int:
@@ -154,14 +209,18 @@ class ParamCall:
         "_keys",
         "_markup",
         "_prefix",
+        "_python",
         "_type",
         "_types",
         "call",
         "name",
     )
 
-    def __init__(self, calls: CallAssembler, markup: Markup, types: ToolTypes, name: str) -> None:
+    def __init__(
+        self, calls: CallAssembler, markup: Markup, types: ToolTypes, name: str, *, python: bool = False
+    ) -> None:
         self._calls = calls
+        self._python = python  # values also in Python's spellings (see .values)
         self._markup = markup
         self._types = types
         self.name = name
@@ -173,7 +232,7 @@ class ParamCall:
         self._held: str | None = None  # a nullable string's value while it may still be "null"
         self._buffer: list[str] = []  # a value of another type, until it ends
         self._buffered = 0
-        self._fallback = STRING  # a JSON value's schema kind, for when it is no JSON
+        self._fallback = STRING  # a JSON value's schema kind, for when it is no JSON (or its declared type)
 
     @property
     def live(self) -> bool:
@@ -182,8 +241,9 @@ class ParamCall:
 
     # -- values ------------------------------------------------------------------
 
-    def parameter(self, key: str, at: int, typed: As = As.SCHEMA) -> None:
-        """A parameter's value begins at ``at``; ``typed`` says how it is typed."""
+    def parameter(self, key: str, at: int, typed: As = As.SCHEMA, declared: str = "") -> None:
+        """A parameter's value begins at ``at``; ``typed`` says how it is typed (``declared``: the
+        JSON type the markup declares, for As.DECLARED)."""
         self._type = None
         if not self.live:
             return
@@ -197,6 +257,9 @@ class ParamCall:
         elif typed is As.JSON:
             self._fallback = ptype.kind
             ptype = ParameterType(_JSON, ptype.nullable)
+        elif typed is As.DECLARED:
+            self._fallback = declared
+            ptype = ParameterType(_DECLARED)
         self._type = ptype
         self._prefix = ("," if self._count else "{") + _encode(key).decode() + ":"
         self._count += 1
@@ -238,8 +301,15 @@ class ParamCall:
         if ptype.kind == _JSON:
             self._write(self._prefix + json_value("".join(self._buffer), self._fallback), at)
             self._buffer.clear()
+        elif ptype.kind == _DECLARED:
+            found = declared_json("".join(self._buffer), self._fallback)
+            self._buffer.clear()
+            if found is None:
+                self.fail(f"a value that is not of its declared type {self._fallback!r}")
+                return
+            self._write(self._prefix + found, at)
         elif ptype.kind != STRING:
-            self._write(self._prefix + value_json(ptype.kind, "".join(self._buffer)), at)
+            self._write(self._prefix + value_json(ptype.kind, "".join(self._buffer), python=self._python), at)
             self._buffer.clear()
         elif self._held is not None:
             held = self._held
@@ -247,6 +317,17 @@ class ParamCall:
             self._write(self._prefix + ("null" if held == _NULL else _encode(held).decode()), at)
         else:
             self._write('"', at)
+
+    def member(self, key: str, json_text: str, at: int) -> None:
+        """A parameter whose whole value is known, as JSON text (a tree of elements read whole)."""
+        if not self.live:
+            return
+        if key in self._keys:
+            self.fail(f"parameter {key!r} is given twice")
+            return
+        self._keys.add(key)
+        self._write(("," if self._count else "{") + _encode(key).decode() + ":" + json_text, at)
+        self._count += 1
 
     # -- the call ------------------------------------------------------------------
 

@@ -11,16 +11,25 @@ from .._engine.detector import Detector
 from .deepseek import DeepSeekDetector
 from .dsml import DsmlDetector
 from .fence import FenceDetector
+from .functiongemma import FunctionGemmaDetector
+from .gemma4 import Gemma4Detector
 from .glm import GlmDetector
 from .harmony import HarmonyDetector
 from .hermes import HermesDetector
 from .kimi import KimiDetector
+from .kimi_k3 import KimiK3Detector
+from .lfm2 import Lfm2Detector
 from .llama import LlamaDetector
+from .minicpm5 import MiniCpm5Detector
 from .minimax import MinimaxDetector
+from .minimax_m3 import MinimaxM3Detector
 from .mistral import MistralDetector
+from .olmo3 import Olmo3Detector
 from .pythonic import PythonicDetector
 from .qwen3_coder import Qwen3CoderDetector
 from .rawjson import JsonDetector
+from .seed_oss import SeedOssDetector
+from .step3 import Step3Detector
 from .think import ThinkDetector, ThinkPromptedDetector
 
 __all__ = ("FORMATS",)
@@ -41,4 +50,14 @@ FORMATS: tuple[type[Detector], ...] = (
     DsmlDetector,
     ThinkDetector,
     ThinkPromptedDetector,
+    # fxml formats: XML parameters, Python calls, custom literals
+    SeedOssDetector,
+    Step3Detector,
+    MinimaxM3Detector,
+    MiniCpm5Detector,
+    KimiK3Detector,
+    Olmo3Detector,
+    Lfm2Detector,
+    Gemma4Detector,
+    FunctionGemmaDetector,
 )
