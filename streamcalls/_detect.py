@@ -37,7 +37,7 @@ from .framing._eventstream import PRELUDE_BYTES, valid_prelude
 from .framing._make import framer_for
 from .framing._records import Framer, RecordSink
 from .providers import ADAPTERS, recognize
-from .providers.text import TextAdapter
+from .providers.text.reader import TextAdapter
 
 __all__ = ("AutoDetector", "sniff_framing")
 

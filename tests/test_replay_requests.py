@@ -19,7 +19,7 @@ import anthropic
 import openai
 import pytest
 
-from streamcalls.replay._request._anthropic import SERVER_TOOLS
+from streamcalls.providers.anthropic.request_rules import SERVER_TOOLS
 from streamcalls.testing import ReplayApp, load_recordings, serve
 from tests.replaying import ASK, BUNDLED, provider_error, replay
 from tests.support import DATA

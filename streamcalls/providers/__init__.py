@@ -14,15 +14,15 @@ from typing import Any
 
 from .._adapter import Adapter
 from .._errors import UsageError
-from .anthropic import AnthropicAdapter
-from .bedrock import BedrockAdapter
-from .bedrock_invoke import BedrockInvokeAdapter
-from .cohere import CohereAdapter
-from .gemini import GeminiAdapter
-from .ollama import OllamaAdapter
-from .openai_chat import OpenAIChatAdapter
-from .openai_responses import OpenAIResponsesAdapter
-from .text import TextAdapter
+from .anthropic.reader import AnthropicAdapter
+from .bedrock.reader import BedrockAdapter
+from .bedrock_invoke.reader import BedrockInvokeAdapter
+from .cohere.reader import CohereAdapter
+from .gemini.reader import GeminiAdapter
+from .ollama.reader import OllamaAdapter
+from .openai_chat.reader import OpenAIChatAdapter
+from .openai_responses.reader import OpenAIResponsesAdapter
+from .text.reader import TextAdapter
 
 __all__ = ("ADAPTERS", "ALIASES", "DETECTABLE", "PROVIDER_NAMES", "adapter_for", "looks_like", "recognize")
 

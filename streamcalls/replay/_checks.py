@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..providers.anthropic.history_rules import anthropic_thinking
+from ..providers.bedrock.history_rules import bedrock_thinking
+from ..providers.openai_chat.server_rules import chat_server_rules
+from ..providers.openai_responses.history_rules import responses_reasoning
 from ._history import Rejected, check_signatures
-from ._history._anthropic import anthropic_thinking
-from ._history._bedrock import bedrock_thinking
-from ._history._responses import responses_reasoning
-from ._history._servers import chat_server_rules
 from ._recorded import (
     anthropic_blocks,
     bedrock_blocks,

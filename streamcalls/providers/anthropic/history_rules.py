@@ -20,8 +20,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._rejected import Rejected
-from ._thinking import Message, Shown, check_thinking
+from .._rejected import Rejected
+from .._thinking_rules import Message, Shown, check_thinking
 
 __all__ = ("anthropic_thinking", "anthropic_turn", "thinking_enabled")
 

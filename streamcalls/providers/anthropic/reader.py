@@ -31,9 +31,9 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter
-from .._call import OPEN, Call
-from .._events import Usage
+from ..._adapter import Adapter
+from ..._call import OPEN, Call
+from ..._events import Usage
 
 __all__ = ("AnthropicAdapter",)
 

@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._history import Rejected
+from .._rejected import Rejected
 
 __all__ = ("anthropic_request",)
 

@@ -30,8 +30,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._rejected import Rejected
-from ._thinking import Message, Shown, check_thinking
+from .._rejected import Rejected
+from .._thinking_rules import Message, Shown, check_thinking
 
 __all__ = ("bedrock_thinking", "bedrock_turn", "constraint_errors")
 

@@ -55,11 +55,11 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, as_mapping
-from .._call import Call
-from .._emitter import Emitter
-from .._events import Usage
-from ..framing._eventstream import ERROR_RECORD
+from ..._adapter import Adapter, as_mapping
+from ..._call import Call
+from ..._emitter import Emitter
+from ..._events import Usage
+from ...framing._eventstream import ERROR_RECORD
 
 __all__ = ("EVENTS", "BedrockAdapter", "is_error")
 

@@ -22,8 +22,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._history import Rejected
-from .._history._bedrock import constraint_errors
+from .._rejected import Rejected
+from .history_rules import constraint_errors
 
 __all__ = ("bedrock_request",)
 

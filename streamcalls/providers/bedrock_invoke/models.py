@@ -30,9 +30,9 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from .._adapter import Adapter
-from .._emitter import Emitter
-from .._events import Usage
+from ..._adapter import Adapter
+from ..._emitter import Emitter
+from ..._events import Usage
 
 __all__ = ("FAMILIES", "TextModel", "model_family")
 

@@ -45,13 +45,13 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, as_mapping
-from .._emitter import Emitter
-from ..framing._eventstream import ERROR_RECORD
-from ._bedrock_models import FAMILIES, model_family
-from .anthropic import AnthropicAdapter
-from .bedrock import EVENTS, BedrockAdapter, is_error
-from .openai_chat import OpenAIChatAdapter
+from ..._adapter import Adapter, as_mapping
+from ..._emitter import Emitter
+from ...framing._eventstream import ERROR_RECORD
+from ..anthropic.reader import AnthropicAdapter
+from ..bedrock.reader import EVENTS, BedrockAdapter, is_error
+from ..openai_chat.reader import OpenAIChatAdapter
+from .models import FAMILIES, model_family
 
 __all__ = ("BedrockInvokeAdapter",)
 

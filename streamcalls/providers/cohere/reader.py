@@ -36,10 +36,10 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter
-from .._call import Call
-from .._emitter import Emitter
-from .._events import Usage
+from ..._adapter import Adapter
+from ..._call import Call
+from ..._emitter import Emitter
+from ..._events import Usage
 
 __all__ = ("CohereAdapter",)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .._history import Rejected
+from .._rejected import Rejected
 
 __all__ = ("cohere_request",)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ._rejected import Rejected
+from .._rejected import Rejected
 
 __all__ = ("gemini_turn", "items")
 

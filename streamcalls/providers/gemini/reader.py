@@ -57,11 +57,11 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter, as_mapping, head_of
-from .._call import OPEN, Call
-from .._emitter import Emitter
-from .._events import Usage
-from ._partial_args import ArgumentsWriter, PathError
+from ..._adapter import Adapter, as_mapping, head_of
+from ..._call import OPEN, Call
+from ..._emitter import Emitter
+from ..._events import Usage
+from .partial_args import ArgumentsWriter, PathError
 
 __all__ = ("GeminiAdapter",)
 

@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .._history import Rejected
-from .._history._gemini import items
+from .._rejected import Rejected
+from .history_rules import items
 
 __all__ = ("gemini_request",)
 

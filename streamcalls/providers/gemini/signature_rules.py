@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..._events import ToolCall
-from ._gemini import items
-from ._rejected import Rejected
+from .._rejected import Rejected
+from .history_rules import items
 
 __all__ = ("check_signatures",)
 

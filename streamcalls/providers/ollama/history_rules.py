@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._rejected import Rejected, go_kind
+from .._rejected import Rejected, go_kind
 
 __all__ = ("ollama_turn",)
 

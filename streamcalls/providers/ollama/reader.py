@@ -27,9 +27,9 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter
-from .._events import Usage
-from .openai_chat import error_message
+from ..._adapter import Adapter
+from ..._events import Usage
+from ..openai_chat.reader import error_message
 
 __all__ = ("OllamaAdapter",)
 

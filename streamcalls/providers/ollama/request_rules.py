@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._history import Rejected
-from .._history._rejected import go_kind
+from .._rejected import Rejected, go_kind
 
 __all__ = ("ollama_request",)
 

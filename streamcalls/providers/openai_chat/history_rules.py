@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from ._rejected import Rejected, openai_kind
+from .._rejected import Rejected, openai_kind
 
 __all__ = ("cohere_turn", "expect_openai", "openai_turn")
 

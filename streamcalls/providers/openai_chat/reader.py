@@ -59,9 +59,9 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import JSON_BLANKS, Adapter, Head, head_of
-from .._call import COMPLETED, OPEN, Call
-from .._events import Usage
+from ..._adapter import JSON_BLANKS, Adapter, Head, head_of
+from ..._call import COMPLETED, OPEN, Call
+from ..._events import Usage
 
 __all__ = ("OpenAIChatAdapter",)
 

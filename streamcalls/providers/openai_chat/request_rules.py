@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._history._chat import expect_openai
+from .history_rules import expect_openai
 
 __all__ = ("chat_request", "responses_request")
 

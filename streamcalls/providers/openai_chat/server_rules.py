@@ -31,7 +31,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ._rejected import Rejected
+from .._rejected import Rejected
 
 __all__ = ("chat_server_rules",)
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._chat import expect_openai
-from ._rejected import Rejected, openai_kind
+from .._rejected import Rejected, openai_kind
+from ..openai_chat.history_rules import expect_openai
 
 __all__ = ("responses_reasoning", "responses_turn")
 

@@ -52,11 +52,11 @@ from typing import Any
 
 import msgspec
 
-from .._adapter import Adapter
-from .._call import OPEN, Call
-from .._emitter import Emitter
-from .._events import Usage
-from ._reasoning_items import ReasoningItems, Summary
+from ..._adapter import Adapter
+from ..._call import OPEN, Call
+from ..._emitter import Emitter
+from ..._events import Usage
+from .reasoning_items import ReasoningItems, Summary
 
 __all__ = ("OpenAIResponsesAdapter",)
 

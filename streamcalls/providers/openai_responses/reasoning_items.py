@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from .._emitter import Emitter
+from ..._emitter import Emitter
 
 __all__ = ("ReasoningItems", "Summary")
 

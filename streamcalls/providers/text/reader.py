@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._adapter import Adapter
-from ..framing._utf8 import Utf8Decoder
+from ..._adapter import Adapter
+from ...framing._utf8 import Utf8Decoder
 
 __all__ = ("TextAdapter",)
 

@@ -24,14 +24,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._anthropic import anthropic_turn
-from ._bedrock import bedrock_turn
-from ._chat import cohere_turn, openai_turn
-from ._gemini import gemini_turn
-from ._ollama import ollama_turn
-from ._rejected import Rejected
-from ._responses import responses_turn
-from ._signatures import check_signatures
+from ...providers._rejected import Rejected
+from ...providers.anthropic.history_rules import anthropic_turn
+from ...providers.bedrock.history_rules import bedrock_turn
+from ...providers.gemini.history_rules import gemini_turn
+from ...providers.gemini.signature_rules import check_signatures
+from ...providers.ollama.history_rules import ollama_turn
+from ...providers.openai_chat.history_rules import cohere_turn, openai_turn
+from ...providers.openai_responses.history_rules import responses_turn
 
 __all__ = ("RULES", "Rejected", "check_signatures", "conversation_turn")
 

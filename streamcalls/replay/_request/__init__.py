@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._anthropic import anthropic_request
-from ._bedrock import bedrock_request
-from ._cohere import cohere_request
-from ._gemini import gemini_request
-from ._ollama import ollama_request
-from ._openai import chat_request, responses_request
+from ...providers.anthropic.request_rules import anthropic_request
+from ...providers.bedrock.request_rules import bedrock_request
+from ...providers.cohere.request_rules import cohere_request
+from ...providers.gemini.request_rules import gemini_request
+from ...providers.ollama.request_rules import ollama_request
+from ...providers.openai_chat.request_rules import chat_request, responses_request
 
 __all__ = ("check_request",)
 

@@ -1,0 +1,1 @@
+"""Anthropic Messages: everything this provider's wire knows, in one package."""

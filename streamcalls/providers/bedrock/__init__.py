@@ -1,0 +1,1 @@
+"""AWS Bedrock Converse: everything this provider's wire knows, in one package."""

@@ -1,0 +1,1 @@
+"""Ollama: everything this provider's wire knows, in one package."""

@@ -1,0 +1,1 @@
+"""OpenAI Responses: everything this provider's wire knows, in one package."""
