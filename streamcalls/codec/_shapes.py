@@ -28,235 +28,50 @@ flag -- Anthropic ``is_error: true``, Bedrock ``status: "error"``, Gemini's
 ``response: {"error": ...}`` (instead of ``{"output": ...}``) -- and
 elsewhere its content is prefixed with ``"Error: "``.
 
-The tables at the end map each canonical provider name to its builders;
+Each provider's builders are in its package (``providers/<name>/encoding.py``);
+the tables here map each canonical provider name to them, and
 :mod:`streamcalls.codec._encode` holds the typed public functions over them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from .._events import ToolCall
-from .._results import ToolResult
-from ._tool import Tool
+from ..providers._encoding import ERROR_PREFIX, CallsEncoder, Message, ResultsEncoder, ToolsEncoder
+from ..providers.anthropic import encoding as anthropic_encoding
+from ..providers.bedrock import encoding as bedrock_encoding
+from ..providers.cohere import encoding as cohere_encoding
+from ..providers.gemini import encoding as gemini_encoding
+from ..providers.ollama import encoding as ollama_encoding
+from ..providers.openai_chat import encoding as openai_encoding
+from ..providers.openai_responses import encoding as responses_encoding
 
 __all__ = ("CALLS", "ERROR_PREFIX", "RESULTS", "TOOLS", "Message")
 
-Message = dict[str, Any]
-"""One message (or Responses input item) of a conversation, as plain data."""
-
-ERROR_PREFIX = "Error: "
-
-ToolsEncoder = Callable[[list[Tool]], list[Message]]
-CallsEncoder = Callable[[list[ToolCall], "str | None"], "Message | list[Message]"]
-ResultsEncoder = Callable[[list[ToolResult]], list[Message]]
-
-
-def _described(spec: Message, tool: Tool) -> Message:
-    if tool.description:  # Bedrock rejects an empty description; nobody needs one
-        spec["description"] = tool.description
-    return spec
-
-
-def _flagged(result: ToolResult) -> str:
-    return ERROR_PREFIX + result.content if result.is_error else result.content
-
-
-# -- tool definitions ---------------------------------------------------------------------
-
-
-def _tools_openai(tools: list[Tool]) -> list[Message]:
-    return [
-        {"type": "function", "function": {**_described({"name": t.name}, t), "parameters": t.schema}}
-        for t in tools
-    ]
-
-
-def _tools_responses(tools: list[Tool]) -> list[Message]:
-    # "strict": false -- left out, the Responses API rewrites the schema into
-    # strict mode (every property required, no additional ones).
-    return [
-        {"type": "function", **_described({"name": t.name}, t), "parameters": t.schema, "strict": False}
-        for t in tools
-    ]
-
-
-def _tools_anthropic(tools: list[Tool]) -> list[Message]:
-    return [{**_described({"name": t.name}, t), "input_schema": t.schema} for t in tools]
-
-
-def _tools_gemini(tools: list[Tool]) -> list[Message]:
-    # One Tool holding every declaration.  parametersJsonSchema takes a JSON
-    # schema as it is; "parameters" wants Google's OpenAPI subset.
-    declarations = [{**_described({"name": t.name}, t), "parametersJsonSchema": t.schema} for t in tools]
-    return [{"functionDeclarations": declarations}]
-
-
-def _tools_bedrock(tools: list[Tool]) -> list[Message]:
-    return [
-        {"toolSpec": {**_described({"name": t.name}, t), "inputSchema": {"json": t.schema}}} for t in tools
-    ]
-
-
-# -- the assistant's calls ------------------------------------------------------------------
-
-
-def _calls_openai(calls: list[ToolCall], text: str | None) -> Message:
-    return {"role": "assistant", "content": text or None, "tool_calls": [_openai_call(c) for c in calls]}
-
-
-def _openai_call(call: ToolCall) -> Message:
-    entry: Message = {
-        "id": call.id,
-        "type": "function",
-        "function": {"name": call.name, "arguments": call.arguments_json},
-    }
-    if call.thought_signature is not None:  # Gemini 3 through its OpenAI-compatible endpoint
-        entry["extra_content"] = {"google": {"thought_signature": call.thought_signature}}
-    return entry
-
-
-def _calls_responses(calls: list[ToolCall], text: str | None) -> list[Message]:
-    items: list[Message] = [{"type": "message", "role": "assistant", "content": text}] if text else []
-    items += [
-        {"type": "function_call", "call_id": c.id, "name": c.name, "arguments": c.arguments_json}
-        for c in calls
-    ]
-    return items
-
-
-def _calls_anthropic(calls: list[ToolCall], text: str | None) -> Message:
-    blocks: list[Message] = [{"type": "text", "text": text}] if text else []
-    blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments} for c in calls]
-    return {"role": "assistant", "content": blocks}
-
-
-def _calls_ollama(calls: list[ToolCall], text: str | None) -> Message:
-    return {
-        "role": "assistant",
-        "content": text or "",
-        "tool_calls": [{"id": c.id, "function": {"name": c.name, "arguments": c.arguments}} for c in calls],
-    }
-
-
-def _calls_gemini(calls: list[ToolCall], text: str | None) -> Message:
-    parts: list[Message] = [{"text": text}] if text else []
-    for c in calls:
-        part: Message = {"functionCall": {"id": c.id, "name": c.name, "args": c.arguments}}
-        if c.thought_signature is not None:  # Gemini 3 refuses the request without it
-            part["thoughtSignature"] = c.thought_signature
-        parts.append(part)
-    return {"role": "model", "parts": parts}
-
-
-def _calls_bedrock(calls: list[ToolCall], text: str | None) -> Message:
-    blocks: list[Message] = [{"text": text}] if text else []
-    blocks += [{"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}} for c in calls]
-    return {"role": "assistant", "content": blocks}
-
-
-def _calls_cohere(calls: list[ToolCall], text: str | None) -> Message:
-    message: Message = {
-        "role": "assistant",
-        "tool_calls": [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments_json}}
-            for c in calls
-        ],
-    }
-    if text:
-        message["tool_plan"] = text  # Cohere's text before its calls
-    return message
-
-
-# -- the tools' results ----------------------------------------------------------------------
-
-
-def _results_openai(results: list[ToolResult]) -> list[Message]:
-    return [{"role": "tool", "tool_call_id": r.call_id, "content": _flagged(r)} for r in results]
-
-
-def _results_responses(results: list[ToolResult]) -> list[Message]:
-    return [{"type": "function_call_output", "call_id": r.call_id, "output": _flagged(r)} for r in results]
-
-
-def _results_anthropic(results: list[ToolResult]) -> list[Message]:
-    # All results of a turn go in one user message, as Anthropic asks for parallel calls.
-    blocks: list[Message] = []
-    for r in results:
-        block: Message = {"type": "tool_result", "tool_use_id": r.call_id, "content": r.content}
-        if r.is_error:
-            block["is_error"] = True
-        blocks.append(block)
-    return [{"role": "user", "content": blocks}]
-
-
-def _results_ollama(results: list[ToolResult]) -> list[Message]:
-    return [
-        {"role": "tool", "content": _flagged(r), "tool_name": r.name, "tool_call_id": r.call_id}
-        for r in results
-    ]
-
-
-def _results_gemini(results: list[ToolResult]) -> list[Message]:
-    parts = [
-        {
-            "functionResponse": {
-                "id": r.call_id,
-                "name": r.name,
-                "response": {"error" if r.is_error else "output": r.content},
-            }
-        }
-        for r in results
-    ]
-    return [{"role": "user", "parts": parts}]
-
-
-def _results_bedrock(results: list[ToolResult]) -> list[Message]:
-    # One user message: Converse requires user and assistant turns to alternate.
-    blocks = [
-        {
-            "toolResult": {
-                "toolUseId": r.call_id,
-                "content": [{"text": r.content}],
-                "status": "error" if r.is_error else "success",
-            }
-        }
-        for r in results
-    ]
-    return [{"role": "user", "content": blocks}]
-
-
-def _results_cohere(results: list[ToolResult]) -> list[Message]:
-    return [{"role": "tool", "tool_call_id": r.call_id, "content": _flagged(r)} for r in results]
-
-
 TOOLS: dict[str, ToolsEncoder] = {
-    "openai": _tools_openai,
-    "openai-responses": _tools_responses,
-    "anthropic": _tools_anthropic,
-    "ollama": _tools_openai,
-    "gemini": _tools_gemini,
-    "bedrock": _tools_bedrock,
-    "cohere": _tools_openai,
+    "openai": openai_encoding.encode_tools,
+    "openai-responses": responses_encoding.encode_tools,
+    "anthropic": anthropic_encoding.encode_tools,
+    "ollama": openai_encoding.encode_tools,
+    "gemini": gemini_encoding.encode_tools,
+    "bedrock": bedrock_encoding.encode_tools,
+    "cohere": openai_encoding.encode_tools,
 }
 
 CALLS: dict[str, CallsEncoder] = {
-    "openai": _calls_openai,
-    "openai-responses": _calls_responses,
-    "anthropic": _calls_anthropic,
-    "ollama": _calls_ollama,
-    "gemini": _calls_gemini,
-    "bedrock": _calls_bedrock,
-    "cohere": _calls_cohere,
+    "openai": openai_encoding.encode_calls,
+    "openai-responses": responses_encoding.encode_calls,
+    "anthropic": anthropic_encoding.encode_calls,
+    "ollama": ollama_encoding.encode_calls,
+    "gemini": gemini_encoding.encode_calls,
+    "bedrock": bedrock_encoding.encode_calls,
+    "cohere": cohere_encoding.encode_calls,
 }
 
 RESULTS: dict[str, ResultsEncoder] = {
-    "openai": _results_openai,
-    "openai-responses": _results_responses,
-    "anthropic": _results_anthropic,
-    "ollama": _results_ollama,
-    "gemini": _results_gemini,
-    "bedrock": _results_bedrock,
-    "cohere": _results_cohere,
+    "openai": openai_encoding.encode_results,
+    "openai-responses": responses_encoding.encode_results,
+    "anthropic": anthropic_encoding.encode_results,
+    "ollama": ollama_encoding.encode_results,
+    "gemini": gemini_encoding.encode_results,
+    "bedrock": bedrock_encoding.encode_results,
+    "cohere": cohere_encoding.encode_results,
 }
