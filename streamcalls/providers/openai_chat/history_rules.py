@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions' history rules, and Cohere v2's, which follow them.
+"""OpenAI Chat Completions' history rules, which Cohere v2's follow (:mod:`..cohere.history_rules`).
 
 Both APIs take ``messages`` with roles, an assistant message's ``tool_calls``
 (``id``, ``function.name``, ``function.arguments`` as a JSON string) and one
@@ -17,10 +17,12 @@ from typing import Any, NamedTuple
 
 from .._rejected import Rejected, openai_kind
 
-__all__ = ("cohere_turn", "expect_openai", "openai_turn")
+__all__ = ("ChatRules", "chat_turn", "expect_openai", "openai_turn")
 
 
-class _Rules(NamedTuple):
+class ChatRules(NamedTuple):
+    """How an API that follows OpenAI Chat's history rules words its refusals (OpenAI's own, Cohere's)."""
+
     prefix: str  # before every message
     roles: tuple[str, ...]
     details: bool  # the error body carries OpenAI's ``param`` and ``code``
@@ -31,18 +33,12 @@ class _Rules(NamedTuple):
         return Rejected(self.prefix + message, param=param, code=code)
 
 
-_OPENAI = _Rules("", ("system", "assistant", "user", "function", "tool", "developer"), details=True)
-_COHERE = _Rules("invalid request: ", ("system", "user", "assistant", "tool"), details=False)
+_OPENAI = ChatRules("", ("system", "assistant", "user", "function", "tool", "developer"), details=True)
 
 
 def openai_turn(request: Mapping[str, Any]) -> int:
     """The turn an OpenAI Chat request's ``messages`` ask for; :class:`Rejected` if OpenAI would refuse them."""
-    return _turn(request.get("messages"), _OPENAI)
-
-
-def cohere_turn(request: Mapping[str, Any]) -> int:
-    """The same for a Cohere v2 chat request."""
-    return _turn(request.get("messages"), _COHERE)
+    return chat_turn(request.get("messages"), _OPENAI)
 
 
 def expect_openai(value: object, kind: type, expected: str, path: str) -> None:
@@ -50,7 +46,7 @@ def expect_openai(value: object, kind: type, expected: str, path: str) -> None:
     _expect(_OPENAI, value, kind, expected, path)
 
 
-def _expect(rules: _Rules, value: object, kind: type, expected: str, path: str) -> None:
+def _expect(rules: ChatRules, value: object, kind: type, expected: str, path: str) -> None:
     if value is None:
         raise rules.reject(f"Missing required parameter: '{path}'.", path, "missing_required_parameter")
     if not isinstance(value, kind):
@@ -58,7 +54,7 @@ def _expect(rules: _Rules, value: object, kind: type, expected: str, path: str) 
         raise rules.reject(message, path, "invalid_type")
 
 
-def _call_ids(rules: _Rules, message: dict[str, Any], path: str) -> list[str]:
+def _call_ids(rules: ChatRules, message: dict[str, Any], path: str) -> list[str]:
     calls = message.get("tool_calls")
     if calls is None:
         return []
@@ -76,7 +72,8 @@ def _call_ids(rules: _Rules, message: dict[str, Any], path: str) -> list[str]:
     return ids
 
 
-def _turn(messages: object, rules: _Rules) -> int:
+def chat_turn(messages: object, rules: ChatRules) -> int:
+    """The turn ``messages`` ask for, by OpenAI Chat's rules worded as ``rules`` says."""
     _expect(rules, messages, list, "an array", "messages")
     assert isinstance(messages, list)
     pending: list[str] = []  # ids of the last assistant message's calls not answered yet
@@ -119,7 +116,7 @@ def _turn(messages: object, rules: _Rules) -> int:
     return turn
 
 
-def _unanswered(rules: _Rules, pending: list[str], calls_at: int) -> None:
+def _unanswered(rules: ChatRules, pending: list[str], calls_at: int) -> None:
     if pending:
         raise rules.reject(
             "An assistant message with 'tool_calls' must be followed by tool messages responding to each "

@@ -1,4 +1,4 @@
-"""OpenAI's request fields: Chat Completions' and Responses' ``tools`` and ``stream``.
+"""OpenAI's request fields: Chat Completions' ``tools`` and ``stream`` (Responses' follow: :mod:`..openai_responses.request_rules`).
 
 OpenAI's validator names the first field it cannot take, by its path, as
 it does for ``messages`` (:mod:`.._history._chat`): "Missing required
@@ -18,33 +18,26 @@ from typing import Any
 
 from .history_rules import expect_openai
 
-__all__ = ("chat_request", "responses_request")
+__all__ = ("chat_request", "check_stream", "typed_tools")
 
 
 def chat_request(request: Mapping[str, Any], headers: Mapping[str, str]) -> None:
     """Refuse a Chat Completions request whose ``stream`` or ``tools`` OpenAI would refuse."""
-    _stream(request)
-    for path, tool in _tools(request):
+    check_stream(request)
+    for path, tool in typed_tools(request):
         if tool["type"] == "function":
             expect_openai(tool.get("function"), dict, "an object", f"{path}.function")
             expect_openai(tool["function"].get("name"), str, "a string", f"{path}.function.name")
 
 
-def responses_request(request: Mapping[str, Any], headers: Mapping[str, str]) -> None:
-    """Refuse a Responses request whose ``stream`` or ``tools`` OpenAI would refuse."""
-    _stream(request)
-    for path, tool in _tools(request):
-        if tool["type"] == "function":
-            expect_openai(tool.get("name"), str, "a string", f"{path}.name")
-
-
-def _stream(request: Mapping[str, Any]) -> None:
+def check_stream(request: Mapping[str, Any]) -> None:
+    """Refuse a ``stream`` that is not a boolean, in OpenAI's words."""
     value = request.get("stream")
     if value is not None:
         expect_openai(value, bool, "a boolean", "stream")
 
 
-def _tools(request: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def typed_tools(request: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """The tools, each with its path, once each is an object with a string ``type``."""
     tools = request.get("tools")
     if tools is None:

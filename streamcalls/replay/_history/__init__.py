@@ -27,10 +27,11 @@ from typing import Any
 from ...providers._rejected import Rejected
 from ...providers.anthropic.history_rules import anthropic_turn
 from ...providers.bedrock.history_rules import bedrock_turn
+from ...providers.cohere.history_rules import cohere_turn
 from ...providers.gemini.history_rules import gemini_turn
 from ...providers.gemini.signature_rules import check_signatures
 from ...providers.ollama.history_rules import ollama_turn
-from ...providers.openai_chat.history_rules import cohere_turn, openai_turn
+from ...providers.openai_chat.history_rules import openai_turn
 from ...providers.openai_responses.history_rules import responses_turn
 
 __all__ = ("RULES", "Rejected", "check_signatures", "conversation_turn")

@@ -18,7 +18,8 @@ from ...providers.bedrock.request_rules import bedrock_request
 from ...providers.cohere.request_rules import cohere_request
 from ...providers.gemini.request_rules import gemini_request
 from ...providers.ollama.request_rules import ollama_request
-from ...providers.openai_chat.request_rules import chat_request, responses_request
+from ...providers.openai_chat.request_rules import chat_request
+from ...providers.openai_responses.request_rules import responses_request
 
 __all__ = ("check_request",)
 
