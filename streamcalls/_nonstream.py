@@ -37,6 +37,13 @@ from ._found import BREAK, CALL, REASONING, SIGNATURE, TEXT, Found, Native
 from ._readers import READERS, detect_provider
 from .framing._error_bodies import error_in
 from .providers import ADAPTERS
+from .providers.anthropic import complete as anthropic_complete
+from .providers.bedrock import complete as bedrock_complete
+from .providers.cohere import complete as cohere_complete
+from .providers.gemini import complete as gemini_complete
+from .providers.ollama import complete as ollama_complete
+from .providers.openai_chat import complete as openai_complete
+from .providers.openai_responses import complete as responses_complete
 
 __all__ = ("DocumentReader", "Unreadable", "describe", "document_provider", "load", "read_document")
 
@@ -185,66 +192,16 @@ def _call(emit: Emitter, native: Native) -> None:
         calls.whole(call, arguments)
 
 
-# -- each provider's end, as the last event of its stream brings it ------------------------------
+# -- each provider's end, as the last event of its stream brings it (its package's complete.stream_end)
 
 End = Callable[[Found, Any], list[dict[str, Any]]]
 
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _openai_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    choice = {"index": 0, "finish_reason": found.finish_reason}
-    return [{"choices": [choice], "usage": found.usage}]
-
-
-def _responses_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    status = found.finish_reason
-    kind = status if status in ("incomplete", "failed") else "completed"
-    response = _dict(obj)
-    summary = {
-        "status": status,
-        "error": response.get("error"),
-        "incomplete_details": response.get("incomplete_details"),
-        "usage": found.usage,
-    }
-    return [{"type": f"response.{kind}", "response": summary}]
-
-
-def _anthropic_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    delta = {"type": "message_delta", "delta": {"stop_reason": found.finish_reason}, "usage": found.usage}
-    return [delta, {"type": "message_stop"}]
-
-
-def _ollama_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    return [{"done": True, "done_reason": found.finish_reason, **_dict(found.usage)}]
-
-
-def _gemini_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    response = _dict(obj)
-    candidates = response.get("candidates")
-    first = _dict(candidates[0]) if isinstance(candidates, list) and candidates else {}
-    candidate = {"finishReason": found.finish_reason, "finishMessage": first.get("finishMessage")}
-    chunk = {"candidates": [candidate], "usageMetadata": found.usage}
-    chunk["promptFeedback"] = response.get("promptFeedback")
-    return [chunk]
-
-
-def _bedrock_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    return [{"messageStop": {"stopReason": found.finish_reason}}, {"metadata": {"usage": found.usage}}]
-
-
-def _cohere_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    return [{"type": "message-end", "delta": {"finish_reason": found.finish_reason, "usage": found.usage}}]
-
-
 _ENDS: dict[str, End] = {
-    "openai": _openai_end,
-    "openai-responses": _responses_end,
-    "anthropic": _anthropic_end,
-    "ollama": _ollama_end,
-    "gemini": _gemini_end,
-    "bedrock": _bedrock_end,
-    "cohere": _cohere_end,
+    "openai": openai_complete.stream_end,
+    "openai-responses": responses_complete.stream_end,
+    "anthropic": anthropic_complete.stream_end,
+    "ollama": ollama_complete.stream_end,
+    "gemini": gemini_complete.stream_end,
+    "bedrock": bedrock_complete.stream_end,
+    "cohere": cohere_complete.stream_end,
 }

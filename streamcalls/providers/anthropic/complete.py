@@ -12,7 +12,10 @@ from .._bodies import as_dict as _dict
 from .._bodies import as_list as _list
 from .._bodies import unrecognized as _unrecognized
 
-__all__ = ("read_anthropic",)
+__all__ = (
+    "read_anthropic",
+    "stream_end",
+)
 
 
 def read_anthropic(obj: Any) -> Found:
@@ -39,3 +42,9 @@ def read_anthropic(obj: Any) -> Found:
     found.usage = obj.get("usage")
     found.names(obj.get("model"), obj.get("id"))
     return found.done()
+
+
+def stream_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    """The end of the stream this complete response stands for: the records its last events would be."""
+    delta = {"type": "message_delta", "delta": {"stop_reason": found.finish_reason}, "usage": found.usage}
+    return [delta, {"type": "message_stop"}]

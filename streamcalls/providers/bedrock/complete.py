@@ -13,7 +13,10 @@ from .._bodies import as_dict as _dict
 from .._bodies import as_list as _list
 from .._bodies import unrecognized as _unrecognized
 
-__all__ = ("read_bedrock",)
+__all__ = (
+    "read_bedrock",
+    "stream_end",
+)
 
 
 def read_bedrock(obj: Any) -> Found:
@@ -50,3 +53,8 @@ def _blob(value: Any) -> Any:
     if isinstance(value, (bytes, bytearray)):
         return base64.b64encode(value).decode("ascii")
     return value
+
+
+def stream_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    """The end of the stream this complete response stands for: the records its last events would be."""
+    return [{"messageStop": {"stopReason": found.finish_reason}}, {"metadata": {"usage": found.usage}}]

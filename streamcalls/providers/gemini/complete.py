@@ -12,7 +12,10 @@ from .._bodies import as_dict as _dict
 from .._bodies import as_list as _list
 from .._bodies import unrecognized as _unrecognized
 
-__all__ = ("read_gemini",)
+__all__ = (
+    "read_gemini",
+    "stream_end",
+)
 
 
 def read_gemini(obj: Any) -> Found:
@@ -59,3 +62,14 @@ def read_gemini(obj: Any) -> Found:
     found.usage = obj.get("usageMetadata")
     found.names(obj.get("modelVersion"), obj.get("responseId"))
     return found.done()
+
+
+def stream_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    """The end of the stream this complete response stands for: the records its last events would be."""
+    response = _dict(obj)
+    candidates = response.get("candidates")
+    first = _dict(candidates[0]) if isinstance(candidates, list) and candidates else {}
+    candidate = {"finishReason": found.finish_reason, "finishMessage": first.get("finishMessage")}
+    chunk = {"candidates": [candidate], "usageMetadata": found.usage}
+    chunk["promptFeedback"] = response.get("promptFeedback")
+    return [chunk]

@@ -19,7 +19,10 @@ from .._bodies import as_dict as _dict
 from .._bodies import as_list as _list
 from .._bodies import unrecognized as _unrecognized
 
-__all__ = ("read_chat",)
+__all__ = (
+    "read_chat",
+    "stream_end",
+)
 
 
 # Ollama's counts, beside its durations at the top level: its usage.
@@ -118,3 +121,9 @@ def _thinking(value: Any, found: Found) -> None:
             t["text"] for t in texts if t.get("type") == "text" and isinstance(t.get("text"), str)
         )
     found.reasoning(value, "thinking")
+
+
+def stream_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    """The end of the stream this complete response stands for: the records its last events would be."""
+    choice = {"index": 0, "finish_reason": found.finish_reason}
+    return [{"choices": [choice], "usage": found.usage}]

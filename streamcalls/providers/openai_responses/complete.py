@@ -12,7 +12,10 @@ from .._bodies import as_dict as _dict
 from .._bodies import as_list as _list
 from .._bodies import unrecognized as _unrecognized
 
-__all__ = ("read_responses",)
+__all__ = (
+    "read_responses",
+    "stream_end",
+)
 
 
 def read_responses(obj: Any) -> Found:
@@ -63,3 +66,17 @@ def _reasoning_item(item: dict[str, Any], found: Found) -> None:
 
 
 _REASONING_PARTS = (("summary_text", "summary"), ("reasoning_text", "content"))
+
+
+def stream_end(found: Found, obj: Any) -> list[dict[str, Any]]:
+    """The end of the stream this complete response stands for: the records its last events would be."""
+    status = found.finish_reason
+    kind = status if status in ("incomplete", "failed") else "completed"
+    response = _dict(obj)
+    summary = {
+        "status": status,
+        "error": response.get("error"),
+        "incomplete_details": response.get("incomplete_details"),
+        "usage": found.usage,
+    }
+    return [{"type": f"response.{kind}", "response": summary}]
