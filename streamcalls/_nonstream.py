@@ -25,7 +25,6 @@ body says what it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -36,14 +35,7 @@ from ._errors import UsageError
 from ._found import BREAK, CALL, REASONING, SIGNATURE, TEXT, Found, Native
 from ._readers import READERS, detect_provider
 from .framing._error_bodies import error_in
-from .providers import ADAPTERS
-from .providers.anthropic import complete as anthropic_complete
-from .providers.bedrock import complete as bedrock_complete
-from .providers.cohere import complete as cohere_complete
-from .providers.gemini import complete as gemini_complete
-from .providers.ollama import complete as ollama_complete
-from .providers.openai_chat import complete as openai_complete
-from .providers.openai_responses import complete as responses_complete
+from .providers import PROVIDERS
 
 __all__ = ("DocumentReader", "Unreadable", "describe", "document_provider", "load", "read_document")
 
@@ -147,12 +139,13 @@ def read_document(
         )
         emit.finish("error")
         return None
+    entry = PROVIDERS[provider]
     if adapter is None or adapter.name != provider:
-        adapter = ADAPTERS[provider](emit)
+        adapter = entry.adapter(emit)
     emit.start(provider, found.model, found.response_id)
     emit.opening = False  # a response that failed is still a response
     _report(emit, found)
-    for event in _ENDS[provider](found, obj):
+    for event in entry.stream_end(found, obj) if entry.stream_end is not None else ():
         adapter.on_object(event)
     if not emit.finished:
         adapter.on_done()  # the body is whole: its end is the stream's end
@@ -190,18 +183,3 @@ def _call(emit: Emitter, native: Native) -> None:
         calls.whole(call, {}, "")  # no arguments at all, as a stream without any reads
     else:
         calls.whole(call, arguments)
-
-
-# -- each provider's end, as the last event of its stream brings it (its package's complete.stream_end)
-
-End = Callable[[Found, Any], list[dict[str, Any]]]
-
-_ENDS: dict[str, End] = {
-    "openai": openai_complete.stream_end,
-    "openai-responses": responses_complete.stream_end,
-    "anthropic": anthropic_complete.stream_end,
-    "ollama": ollama_complete.stream_end,
-    "gemini": gemini_complete.stream_end,
-    "bedrock": bedrock_complete.stream_end,
-    "cohere": cohere_complete.stream_end,
-}

@@ -17,7 +17,7 @@ turns a body that is one complete response (the caller forgot ``stream:
 true``) into the events its stream would have given (:mod:`~.framing._document`).
 
 Each provider's reader is in its package (``providers/<name>/complete.py``);
-this module holds the table of them and :func:`detect_provider`, which tells
+this module holds the table of them, from the provider registry, and :func:`detect_provider`, which tells
 a body's provider from its shape.
 """
 
@@ -27,13 +27,8 @@ from typing import Any
 
 from ._errors import UsageError
 from ._found import BREAK, CALL, REASONING, SIGNATURE, TEXT, Found, Native, Thought
+from .providers import PROVIDERS
 from .providers._bodies import Reader
-from .providers.anthropic.complete import read_anthropic
-from .providers.bedrock.complete import read_bedrock
-from .providers.gemini.complete import read_gemini
-from .providers.openai_chat.complete import read_chat
-from .providers.openai_responses.complete import read_responses
-from .providers.text.complete import read_text
 
 __all__ = (
     "BREAK",
@@ -50,15 +45,9 @@ __all__ = (
 
 
 READERS: dict[str, Reader] = {
-    "openai": read_chat,
-    "openai-responses": read_responses,
-    "anthropic": read_anthropic,
-    "ollama": read_chat,
-    "gemini": read_gemini,
-    "bedrock": read_bedrock,
-    "cohere": read_chat,
-    "text": read_text,
+    name: entry.complete for name, entry in PROVIDERS.items() if entry.complete is not None
 }
+"""Each provider's complete-response reader, from the registry (not ``"bedrock-invoke"``: it has none)."""
 
 
 def detect_provider(obj: Any) -> str:

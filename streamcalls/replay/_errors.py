@@ -10,25 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..providers._refusals import ErrorWriter, Headers, NoModel
-from ..providers.anthropic import errors as anthropic_errors
-from ..providers.bedrock import errors as bedrock_errors
-from ..providers.cohere import errors as cohere_errors
-from ..providers.gemini import errors as gemini_errors
-from ..providers.ollama import errors as ollama_errors
-from ..providers.openai_chat import errors as openai_errors
+from ..providers import PROVIDERS
+from ..providers._refusals import Headers
+from ..providers._registry import Errors
 
 __all__ = ("Headers", "error_response", "no_model_message")
 
-_WRITERS: dict[str, tuple[ErrorWriter, NoModel]] = {
-    "openai": (openai_errors.error_body, openai_errors.no_model),
-    "openai-responses": (openai_errors.error_body, openai_errors.no_model),
-    "anthropic": (anthropic_errors.error_body, anthropic_errors.no_model),
-    "ollama": (ollama_errors.error_body, ollama_errors.no_model),
-    "gemini": (gemini_errors.error_body, gemini_errors.no_model),
-    "bedrock": (bedrock_errors.error_body, bedrock_errors.no_model),
-    "cohere": (cohere_errors.error_body, cohere_errors.no_model),
-}
+
+def _errors(provider: str) -> Errors:
+    """The provider's error responses, from the registry; OpenAI's for a name without its own."""
+    entry = PROVIDERS.get(provider)
+    errors = entry.errors if entry is not None else None
+    if errors is None:
+        errors = PROVIDERS["openai"].errors
+        assert errors is not None
+    return errors
 
 
 def error_response(
@@ -48,8 +44,7 @@ def error_response(
     (:class:`~..providers._refusals.ErrorWriter`); a provider without one
     answers in OpenAI's shape.
     """
-    writer = _WRITERS.get(provider, _WRITERS["openai"])[0]
-    headers, body = writer(
+    headers, body = _errors(provider).body(
         status, message, param=param, code=code, kind=kind, shape=shape, violations=violations
     )
     return status, headers, body
@@ -58,7 +53,7 @@ def error_response(
 def no_model_message(provider: str, model: object, names: list[str], method: str = "") -> str:
     """The provider's words for a model it does not have, and the recordings this server has."""
     listed = ", ".join(names) if names else f"no {provider} recordings at all"
-    said = _WRITERS.get(provider, _WRITERS["openai"])[1](model, method)
+    said = _errors(provider).no_model(model, method)
     if said.endswith("."):
         return f"{said} This replay server has: {listed}"
     return f"{said} (this replay server has: {listed})"
