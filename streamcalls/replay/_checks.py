@@ -14,8 +14,8 @@ the rules that need the recording what they compare the request with:
    server behind the Chat Completions route (``Rules.server``, by the model
    the recording names: :func:`._recorded.chat_dialect`), and the reasoning
    state the turn answered must come back with (``Rules.answered``:
-   Anthropic's and Bedrock's thinking blocks, Responses' reasoning items,
-   Gemini's thought signatures), read from the recording as the provider's
+   Anthropic's and Bedrock's thinking blocks (Claude's behind InvokeModel
+   too), Responses' reasoning items, Gemini's thought signatures), read from the recording as the provider's
    client keeps it (:mod:`._recorded`).
 
 A recording says that its model thinks by what it holds: the thinking
@@ -39,6 +39,7 @@ from ._recorded import (
     chat_dialect,
     chat_model,
     chat_reasons,
+    invoke_claude_blocks,
     responses_items,
 )
 from ._recordings import Recording
@@ -50,6 +51,7 @@ _ANSWERED: dict[str, Callable[[Recording], Any]] = {
     "bedrock": lambda answered: bedrock_blocks(answered.body),
     "openai-responses": lambda answered: responses_items(answered.body),
     "gemini": lambda answered: answered.calls(),
+    "bedrock-invoke": lambda answered: invoke_claude_blocks(answered.body),
 }
 """What a provider's ``Rules.answered`` compares the request with, read from the recorded turn."""
 
