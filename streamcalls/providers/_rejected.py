@@ -12,7 +12,7 @@ class Rejected(Exception):
     of its violation); ``kind`` names the error where the provider names it
     by type (Bedrock's exception, Gemini's status); ``shape`` names the error
     body of a server that speaks another's API in its own (``"kimi"``,
-    ``"mistral"``: see :func:`..._errors.error_response`); ``violations``
+    ``"mistral"``: see :func:`streamcalls.replay._errors.error_response`); ``violations``
     are Gemini's field violations, ``(field or None, description)``, when
     there are several; ``status`` the HTTP status when it is not 400.
     """

@@ -4,7 +4,7 @@ Each response is a recording's bytes, cut at random points and sent piece by
 piece with random pauses, the way a provider's stream arrives.  Every
 provider is served at its own path and in its own request and response
 shapes (:mod:`._routes`): OpenAI Chat Completions and Responses, Anthropic
-Messages, Ollama, Gemini, Bedrock Converse and Cohere v2.  Besides them,
+Messages, Ollama, Gemini, Bedrock Converse and InvokeModel, and Cohere v2.  Besides them,
 ``GET /replay/<provider>/<name>`` (or ``<name>.turn2``, ...) serves a
 recording as it is, and ``GET /`` lists the recordings and endpoints.
 

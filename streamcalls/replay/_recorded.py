@@ -5,7 +5,7 @@ provider that signs or encrypts its reasoning also wants the blocks
 themselves back, unchanged and in order.  These readers rebuild them from
 the recorded body, the way the provider's SDK accumulates a stream, for the
 history rules that compare a request with what the model sent
-(:mod:`._history`) and for the complete responses (:mod:`._complete`):
+(the rules in the provider packages, :mod:`._checks`) and for the complete responses (:mod:`._complete`):
 
 - Anthropic: the ``content`` blocks -- ``thinking`` with its ``signature``,
   ``redacted_thinking`` with its ``data``, ``text``, ``tool_use`` -- by

@@ -11,7 +11,7 @@ as the API's 400 bodies do.
 
 :func:`anthropic_thinking` is the rule that needs the recording: with
 ``thinking`` enabled, the thinking blocks come back first and unchanged
-(:mod:`._thinking`).
+(:mod:`.._thinking_rules`).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def anthropic_thinking(request: Mapping[str, Any], recorded: Sequence[Mapping[st
     """Refuse (:class:`Rejected`) a thinking-enabled request that drops or changes its thinking blocks.
 
     ``recorded`` are the content blocks of the turn the request answers, as
-    the model sent them (:func:`..._recorded.anthropic_blocks`).  The history
+    the model sent them (:func:`streamcalls.replay._recorded.anthropic_blocks`).  The history
     rules have checked the messages' shapes before.
     """
     if not thinking_enabled(request):

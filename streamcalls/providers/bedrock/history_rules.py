@@ -21,7 +21,7 @@ botocore's ``bedrock-runtime`` model), in their usual wording.
 :func:`bedrock_thinking` is Claude's thinking rule behind Converse (with
 ``additionalModelRequestFields.thinking`` enabled): ``reasoningContent``
 blocks are Claude's thinking blocks, and come back first and unchanged
-(:mod:`._thinking`).
+(:mod:`.._thinking_rules`).
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def bedrock_thinking(request: Mapping[str, Any], recorded: Sequence[Mapping[str,
     """Refuse (:class:`Rejected`) a thinking-enabled Converse request that drops or changes its reasoning.
 
     ``recorded`` are the content blocks of the turn the request answers
-    (:func:`..._recorded.bedrock_blocks`).  The history rules have checked
+    (:func:`streamcalls.replay._recorded.bedrock_blocks`).  The history rules have checked
     the messages' shapes before.
     """
     fields = request.get("additionalModelRequestFields")

@@ -5,7 +5,7 @@ anything else and answers a 400 ``ValidationException`` listing every
 violation, "N validation error(s) detected: Value ... at '<path>' failed to
 satisfy constraint: Member must ...", joined by "; ", the path 1-based with
 ``member`` for each list element (as the history's role check,
-:mod:`.._history._bedrock`).  A ``toolSpec`` needs a ``name`` (1 to 64
+:mod:`.history_rules`).  A ``toolSpec`` needs a ``name`` (1 to 64
 characters of ``[a-zA-Z0-9_-]+``: "Value 'Complete Session' at
 'toolConfig.tools.22.member.toolSpec.name' failed to satisfy constraint:
 Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",

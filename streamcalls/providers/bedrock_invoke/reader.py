@@ -25,7 +25,7 @@ What the bytes hold depends on the model.  The first chunk tells which reader ta
 - OpenAI-shaped chat chunks (``choices[].delta``: OpenAI's gpt-oss, ...), read by the OpenAI
   Chat adapter (no ``[DONE]``: the chunk with ``finish_reason`` ends the stream);
 - Meta Llama, Mistral, Amazon Titan Text, Cohere Command and Claude's legacy Text Completions:
-  text and a stop reason (:mod:`._bedrock_models`).
+  text and a stop reason (:mod:`.models`).
 
 The stream's start (:class:`~streamcalls.StreamStarted`) names the wire format the model's events
 are in, which is the one its next request takes and a :class:`~streamcalls.Turn` is written back

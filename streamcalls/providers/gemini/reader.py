@@ -39,7 +39,7 @@ generated); a call without arguments has no ``args`` at all, which reads as
 boolValue | nullValue, willContinue?}], willContinue: true}`` add values,
 and a part whose ``functionCall`` lacks ``willContinue`` (usually ``{}``)
 closes it.  Those values are written out as the arguments' JSON text (see
-:mod:`._partial_args`), one ``ToolCallDelta`` per part, and the call
+:mod:`.partial_args`), one ``ToolCallDelta`` per part, and the call
 completes in the very part that closes it.
 
 The chunk with ``finishReason`` is the end marker.  ``MALFORMED_FUNCTION_CALL``

@@ -10,7 +10,7 @@ zed-industries/zed#43231).  So a ``"stream"`` field (the path says whether
 to stream), an OpenAI tool (``type``, ``function``) and a declaration
 wrapped twice in ``functionDeclarations`` are refused.  A ``tools`` that is
 not a list of objects is refused as the history's contents are
-(:func:`.._history._gemini.items`).
+(:func:`.history_rules.items`).
 
 The names each message has are those python-genai (August 2026) writes
 for the Gemini API, in both spellings the reader takes (camelCase and the

@@ -8,7 +8,7 @@ parameters api.ToolFunctionParameters}}``, and ``think`` an
 ``api.ThinkValue`` whose ``UnmarshalJSON`` takes a boolean or one of
 ``"high"``, ``"medium"``, ``"low"``, ``"max"`` and words its own errors.
 Fields are read in the body's order, the first error is the one reported.
-The messages are :mod:`.._history._ollama`'s.
+The messages are :mod:`.history_rules`'s.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """OpenAI's request fields: Chat Completions' ``tools`` and ``stream`` (Responses' follow: :mod:`..openai_responses.request_rules`).
 
 OpenAI's validator names the first field it cannot take, by its path, as
-it does for ``messages`` (:mod:`.._history._chat`): "Missing required
+it does for ``messages`` (:mod:`.history_rules`): "Missing required
 parameter: 'tools[0].name'." (``code: "missing_required_parameter"``, quoted
 whole in icebear0828/codex-proxy#399: a Chat Completions tool sent to
 Responses), "Invalid type for 'tools': expected an array, but got a string

@@ -1,7 +1,7 @@
 """The rules that differ between the servers speaking OpenAI Chat, told apart by the model a recording names.
 
-:func:`chat_server_rules` runs after the shared history rules (:mod:`._chat`),
-with the server (:func:`..._recorded.chat_dialect`) and whether the recorded
+:func:`chat_server_rules` runs after the shared history rules (:mod:`.history_rules`),
+with the server (:func:`streamcalls.replay._recorded.chat_dialect`) and whether the recorded
 model thought (streamed ``reasoning_content``):
 
 - OpenAI: an assistant message's ``tool_calls[].id`` is at most 40

@@ -84,7 +84,7 @@ def responses_reasoning(request: Mapping[str, Any], recorded: Sequence[Mapping[s
     """Refuse (:class:`Rejected`) a request whose recorded ``function_call`` item lost its ``reasoning`` item.
 
     ``recorded`` are the output items of the turn the request answers
-    (:func:`..._recorded.responses_items`).  The history rules have checked
+    (:func:`streamcalls.replay._recorded.responses_items`).  The history rules have checked
     ``input``'s shape before.
     """
     items = request.get("input")

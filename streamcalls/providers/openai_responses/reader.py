@@ -18,7 +18,7 @@ detectors (unless ``detect=`` or ``model=`` was given).
   result is sent back with, so it is the call's id here.
 - ``response.output_text.delta`` (and ``refusal.delta``) is text.
 - A reasoning item streams its summary parts and reasoning text: each part
-  is a reasoning block, see :mod:`._reasoning_items`.
+  is a reasoning block, see :mod:`.reasoning_items`.
 - ``error{code, message, param}`` (some servers nest these in an
   ``error`` object) is an in-stream error.
 
