@@ -5,19 +5,23 @@ arguments, short budgets) for checking changes; ``python -m benchmarks
 --profile openai-4x2KB`` prints where streamcalls spends its time on one
 stream instead of benchmarking; ``python -m benchmarks --formats`` runs only
 the open-weight text formats' rows (streams of calls in each format, prose
-under the default and every detector).
+under the default and every detector).  Every run ends with the regression
+guard (:mod:`benchmarks.guard`): each row against the committed
+``results/latest.json``; ``python -m benchmarks --guard FILE`` prints that
+block for a results file written before.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import live, report, textformats, turns
+from . import guard, live, report, textformats, turns
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -164,11 +168,27 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         "turn_encoding": encoding,
     }
     name = "quick" if quick else "latest"
+    committed, against = guard.committed_results(out_dir / "latest.json")  # before it is overwritten
+    verdicts = guard.compare(payload, committed)
+    payload["guard"] = {
+        "threshold": guard.THRESHOLD,
+        "against": against,
+        "rows": {v.row: v.now.__dict__ for v in verdicts if v.now is not None},
+        "flagged": [v.row for v in verdicts if v.flagged],
+    }
     report.write_json(out_dir / f"{name}.json", payload)
     written = [str(out_dir / f"{name}.json")]
     if chart and report.write_chart(out_dir / f"{'quick-' if quick else ''}chart.png", results):
         written.append(str(out_dir / f"{'quick-' if quick else ''}chart.png"))
     print(f"\nwrote {', '.join(written)}")
+    print(f"\n### Regression guard\n\n{guard.markdown_guard(verdicts, against)}")
+    return 0
+
+
+def guard_only(path: Path, out_dir: Path) -> int:
+    """``--guard FILE``: the guard's block for a results file written before."""
+    committed, against = guard.committed_results(out_dir / "latest.json")
+    print(guard.markdown_guard(guard.compare(json.loads(path.read_text()), committed), against))
     return 0
 
 
@@ -213,7 +233,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--formats", action="store_true", help="only the open-weight text formats' rows (a few minutes)"
     )
+    parser.add_argument(
+        "--guard",
+        type=Path,
+        metavar="FILE",
+        help="only compare a results file written before with the committed latest.json",
+    )
     args = parser.parse_args(argv)
+    if args.guard:
+        return guard_only(args.guard, args.out)
     if args.profile:
         from .profile import profile
 
