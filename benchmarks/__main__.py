@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import guard, live, report, textformats, turns
+from . import guard, ijson_rows, live, report, textformats, turns
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -100,6 +100,13 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         )
         _log(f"  {time.perf_counter() - group_start:.1f} s")
         del streams
+    for title, make, settings in ijson_rows.groups(quick):
+        group_start = time.perf_counter()
+        streams = make()
+        _log(f"{title}: {', '.join(s.key for s in streams)}")
+        results += measure_group(streams, ijson_rows.CONTENDERS, settings, _log)
+        _log(f"  {time.perf_counter() - group_start:.1f} s")
+        del streams
     _log("memory (tracemalloc)")
     memory = measure_memory(n_parsers=1000 if quick else 10_000)
     _log("layers (where streamcalls' time goes)")
@@ -133,6 +140,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         ("Live arguments: a partial value after every delta", live.markdown_live(results)),
         ("Open-weight text formats, and prose under every detector", textformats.markdown_formats(results)),
         ("Turns: accumulating one, and writing it back", turns.markdown_turns(results, encoding)),
+        ("Measured and left out: ijson, on the same bytes", ijson_rows.markdown_ijson(results)),
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
         ("Endurance and load", _endurance_and_load(long_run, loaded)),
@@ -202,7 +210,10 @@ def _endurance_and_load(long_run: dict[str, Any], loaded: dict[str, Any]) -> str
             f"resident memory {long_run['rss_before_mb']:.0f} MB before, {long_run['rss_after_mb']:.0f} MB after |",
             f"| {loaded['streams']} streams, {loaded['concurrent']} at once, one event loop, real sockets "
             f"| {loaded['exact']} exact, {loaded['streams_per_s']:.0f} streams/s, "
-            f"peak resident memory {loaded['peak_rss_mb']:.0f} MiB |",
+            f"peak resident memory {loaded['peak_rss_mb']:.0f} MiB; the parser (its feed and close "
+            f"calls, timed inside the run) took {loaded['parser_share']:.0%} of the process's CPU time "
+            f"({loaded['parser_s']:.1f} of {loaded['cpu_s']:.1f} s; client, replay server, httpx and the "
+            "event loop share the process) |",
         ]
     )
 
