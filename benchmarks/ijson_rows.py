@@ -40,7 +40,7 @@ from typing import Any
 from .contenders import CallTuple, Contender, Run, Unavailable, _decoded_payloads, _floor, _streamcalls
 from .report import _find, _num, _ratio
 from .runner import Result, Settings
-from .streams import Call, Stream, coalesce, fence_ids, make_arguments, openai_stream
+from .streams import Call, Stream, _size_name, coalesce, fence_ids, make_arguments, openai_stream
 
 __all__ = (
     "CONTENDERS",
@@ -64,10 +64,6 @@ def backend_name() -> str | None:
     except ImportError:
         return None
     return str(ijson.backend_name)
-
-
-def _size_name(n: int) -> str:
-    return f"{n // 1_000_000}MB" if n >= 1_000_000 else f"{n // 1000}KB"
 
 
 # -- the streams -----------------------------------------------------------------------------------
