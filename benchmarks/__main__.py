@@ -176,7 +176,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         "turn_encoding": encoding,
     }
     name = "quick" if quick else "latest"
-    committed, against = guard.committed_results(out_dir / "latest.json")  # before it is overwritten
+    committed, against = guard.committed_results(RESULTS / "latest.json")  # before it is overwritten
     verdicts = guard.compare(payload, committed)
     payload["guard"] = {
         "threshold": guard.THRESHOLD,
@@ -189,14 +189,15 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
     if chart and report.write_chart(out_dir / f"{'quick-' if quick else ''}chart.png", results):
         written.append(str(out_dir / f"{'quick-' if quick else ''}chart.png"))
     print(f"\nwrote {', '.join(written)}")
-    print(f"\n### Regression guard\n\n{guard.markdown_guard(verdicts, against)}")
+    print(f"\n### Regression guard\n\n{guard.markdown_guard(verdicts, against, quick=quick)}")
     return 0
 
 
-def guard_only(path: Path, out_dir: Path) -> int:
+def guard_only(path: Path) -> int:
     """``--guard FILE``: the guard's block for a results file written before."""
-    committed, against = guard.committed_results(out_dir / "latest.json")
-    print(guard.markdown_guard(guard.compare(json.loads(path.read_text()), committed), against))
+    committed, against = guard.committed_results(RESULTS / "latest.json")
+    now = json.loads(path.read_text())
+    print(guard.markdown_guard(guard.compare(now, committed), against, quick=bool(now.get("quick"))))
     return 0
 
 
@@ -252,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.guard:
-        return guard_only(args.guard, args.out)
+        return guard_only(args.guard)
     if args.profile:
         from .profile import profile
 

@@ -232,7 +232,9 @@ def _cell(value: Quantity | None) -> str:
     return "-" if value is None else value.shown()
 
 
-def markdown_guard(verdicts: list[Verdict], against: str, threshold: float = THRESHOLD) -> str:
+def markdown_guard(
+    verdicts: list[Verdict], against: str, threshold: float = THRESHOLD, *, quick: bool = False
+) -> str:
     """The guard's block: how rows are compared, the flagged rows (or "no regression"), a count."""
     flagged = [v for v in verdicts if v.flagged]
     compared = [v for v in verdicts if v.status in ("ok", "slower", "over budget") and v.then is not None]
@@ -261,6 +263,12 @@ def markdown_guard(verdicts: list[Verdict], against: str, threshold: float = THR
             lines.append(f"| {v.row} | {per} | {_cell(v.then)} | {_cell(v.now)} | {shown} | {why} |")
     else:
         lines.append("**no regression**")
+    if quick:
+        lines += [
+            "",
+            "A quick run takes 2 to 5 samples of each row and times sub-millisecond streams: its verdicts "
+            "are a hint, make bench's are the guard's.",
+        ]
     new = sum(v.status == "new" for v in verdicts)
     moved = sum(v.status == "changed reference" for v in verdicts)
     lines += [
