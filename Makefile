@@ -104,7 +104,9 @@ fuzz: $(VENV)/.dev-installed
 	$(PY) fuzz/run.py -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1
 
 # Benchmark against the SDK accumulators and the re-parse approach; prints the
-# tables and writes benchmarks/results/latest.json and chart.png.
+# tables and writes benchmarks/results/latest.json and chart.png, then ends with
+# the regression guard: each row against the committed latest.json (a row more
+# than 15% slower as a ratio to its floor, a missing row, memory over budget).
 bench: $(VENV)/.bench-installed
 	$(PY) -m benchmarks
 

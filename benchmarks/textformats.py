@@ -31,6 +31,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from streamcalls.cli._floors import floor
 from streamcalls.detectors import DETECTORS
 
 from .contenders import Contender, Run, _streamcalls
@@ -254,6 +255,7 @@ def _own(fmt: str) -> tuple[str, ...]:
 # Every registered detector, but think_prompted, which reads a whole text as reasoning up to
 # its closing tag (it makes no search at all).
 _EVERY = tuple(name for name, kind in DETECTORS.items() if not kind.opens_text)
+_FLOOR_TIMED = "bytes in: an incremental UTF-8 decode of each read, nothing else"
 
 FORMAT_CONTENDERS: tuple[Contender, ...] = (
     Contender(
@@ -288,7 +290,28 @@ FORMAT_CONTENDERS: tuple[Contender, ...] = (
         lambda s: _parse(s, None),
         baseline="formats-default",
     ),
+    # The floor of these streams (an incremental UTF-8 decode of each read, timed in the same rounds):
+    # the reference the regression guard compares every row above with.
+    Contender(
+        "floor",
+        "floor: incremental UTF-8 decode",
+        _FLOOR_TIMED,
+        _WIRES,
+        lambda s: floor(s.framing, s.reads),
+        checked=False,
+        baseline="formats-own",
+    ),
+    Contender(
+        "floor",
+        "floor: incremental UTF-8 decode",
+        _FLOOR_TIMED,
+        frozenset({"text-prose"}),
+        lambda s: floor(s.framing, s.reads),
+        checked=False,
+        baseline="formats-default",
+    ),
 )
+_FORMAT_WIRES = _WIRES | {"text-prose"}
 
 
 def groups(quick: bool) -> list[tuple[str, Any, Settings]]:
@@ -316,7 +339,7 @@ def groups(quick: bool) -> list[tuple[str, Any, Settings]]:
 def markdown_formats(results: Sequence[Result]) -> str:
     lines = ["| stream | contender | runs | ms per stream | MB/s | ratio |", "|---|---|--:|--:|--:|--:|"]
     for r in results:
-        if r.contender not in {c.key for c in FORMAT_CONTENDERS}:
+        if r.wire not in _FORMAT_WIRES:
             continue
         if not r.ok:
             lines.append(f"| {r.stream} | {r.label} | - | - | - | {r.note} |")
