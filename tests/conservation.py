@@ -23,7 +23,10 @@ text alike (written here from the Harmony grammar, not from the detector), so
 only a character that is not framing counts as lost.  With a reasoning detector on
 (``think``, ``think_prompted``), the tags that hold reasoning (``<think>``,
 ``</think>``, ``<seed:think>``, ``</seed:think>``, ``<|START_THINKING|>``,
-``<|END_THINKING|>``) may vanish the same way, each as a whole tag.
+``<|END_THINKING|>``, ``<|inner_prefix|>``, ``<|inner_suffix|>``) may vanish the
+same way, each as a whole tag; so may the tokens that frame a family's answer
+(``<response>``, ``<answer>``, Cohere's ``<|START_RESPONSE|>`` and kin,
+functionary v3.2's ``all`` header).
 
 Besides: a failed text call's ``raw`` is never empty (except the one that
 reports ``max_calls``), and no text comes between a text call's
@@ -61,8 +64,12 @@ _FRAMES = (
 )
 _FIRST_HEADER = re.compile(rf" to={_PART}{_CHANNEL_ON}")
 _TOKEN = re.compile(r"<\|(?:start|channel|end|return|call)\|>")
-# The tags that hold reasoning written in the text.
-_REASONING_TAG = re.compile(r"</?think>|</?seed:think>|<\|(?:START|END)_THINKING\|>")
+# The tags that hold reasoning written in the text, and the tokens that frame a family's answer
+# (Granite's and ERNIE's <response>, Hunyuan's <answer>, Cohere's, functionary v3.2's "all" header).
+_REASONING_TAG = re.compile(
+    r"</?think>|</?seed:think>|<\|(?:START|END)_THINKING\|>|<\|inner_(?:prefix|suffix)\|>"
+    r"|</?response>|</?answer>|<\|(?:START|END)_(?:RESPONSE|TEXT)\|>|>>>all\n|\Aall\n"
+)
 
 
 def framing(text: str, *, harmony: bool = True, think: bool = False) -> dict[int, list[int]]:

@@ -41,15 +41,18 @@ class Trigger(NamedTuple):
     line_start: bool = False  # only at the start of a line (or of the text)
     tier: Tier = Tier.MARKUP
     text_start: bool = False  # only at the very start of the text (a completion's first header)
+    framing: bool = False  # a token that frames the model's text: the channel drops it (Detector.framing)
 
     @property
     def pattern(self) -> str:
         return re.escape(self.lead) + self.rest
 
     @classmethod
-    def literal(cls, token: str, *, line_start: bool = False, tier: Tier = Tier.MARKUP) -> Trigger:
+    def literal(
+        cls, token: str, *, line_start: bool = False, tier: Tier = Tier.MARKUP, framing: bool = False
+    ) -> Trigger:
         """A trigger that is one literal token (``<tool_call>``)."""
-        return cls(token[0], re.escape(token[1:]), line_start, tier)
+        return cls(token[0], re.escape(token[1:]), line_start, tier, framing=framing)
 
 
 class Hold(NamedTuple):
@@ -97,7 +100,10 @@ class Detector(Machine):
 
     A format whose markup also frames the model's text (Harmony's messages, reasoning
     between ``<think>`` tags) emits that text itself, through :meth:`content`, while it is
-    active.
+    active.  Tokens that only frame the text around them (the answer tags some families write
+    after their reasoning, ``<response>``, ``<|START_RESPONSE|>``) are declared in ``framing``:
+    the channel drops each one where it stands, and the text on both sides stays text (searched
+    for calls like any other).
 
     Subclasses declare ``name`` (the ``detect=`` value), ``triggers``, ``holds``, a ``State``
     enum with a step per state, and write :meth:`begin` and :meth:`finish`.
@@ -112,6 +118,11 @@ class Detector(Machine):
     shares: ClassVar[str] = ""
     claim: ClassVar[str | None] = None
     fallback_rank: ClassVar[int] = 9
+    # Tokens that frame the model's text: dropped wherever they stand, while the detector is on.
+    framing: ClassVar[tuple[str, ...]] = ()
+    # What follows this detector's regions starts a line (reasoning: the answer begins after its
+    # closing tag, so a trigger that counts only at a line start counts there).
+    ends_line: ClassVar[bool] = False
 
     __slots__ = ("calls", "committed", "markup", "out", "tools", "types")
 

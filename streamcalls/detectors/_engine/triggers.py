@@ -13,6 +13,9 @@ classes, since building them is most of a parser's set-up):
 - the *holds*: what a chunk may end with while a trigger could still follow;
 - *quiet* and *line_first*, for the channel's fast path.
 
+A detector's framing tokens (:attr:`.detector.Detector.framing`) are literal triggers like the
+others, marked ``framing``: the channel drops them where it finds them.
+
 Where triggers of several tiers match at one place, the lower tier wins
 (markup, then a shaped bare call list, then bare JSON: ``[TOOL_CALLS]`` beats
 a bare-JSON ``[``): the triggers are numbered in tier order, and the search
@@ -341,6 +344,11 @@ class Patterns(NamedTuple):
     line_first: frozenset[str]
 
 
+def _triggers(kind: type[Detector]) -> tuple[Trigger, ...]:
+    """A detector's triggers, and its framing tokens as literal triggers the channel drops."""
+    return kind.triggers + tuple(Trigger.literal(token, framing=True) for token in kind.framing)
+
+
 @functools.lru_cache(maxsize=64)
 def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
     """Built once per set of detectors, not once per parser (it is most of a parser's set-up)."""
@@ -348,12 +356,12 @@ def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
     # the same place ("[TOOL_CALLS]" and "["), the marker wins.
     owners = tuple(
         sorted(
-            ((trigger, number) for number, kind in enumerate(kinds) for trigger in kind.triggers),
+            ((trigger, number) for number, kind in enumerate(kinds) for trigger in _triggers(kind)),
             key=lambda pair: pair[0].tier,
         )
     )
     triggers = [trigger for trigger, _ in owners]
-    holds = [hold for kind in kinds for hold in kind.holds]
+    holds = [hold for kind in kinds for hold in (*kind.holds, *map(Hold.literal, kind.framing))]
     # The fast path: text that continues a line and holds no line end and no
     # character an anywhere-trigger can begin with cannot start any markup.
     anywhere = {t.lead for t in triggers if not (t.line_start or t.text_start)} | {

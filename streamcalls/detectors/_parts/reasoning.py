@@ -10,7 +10,9 @@ call).  The tags are the framing that holds the reasoning (rule 8: they vanish a
 headers do, and nothing else does).
 
 An opening tag counts at the start of the text or of a line.  The reasoning ends at its closing
-tag; the text ending first ends it (cut off: reasoning still, no error).
+tag; the text ending first ends it (cut off: reasoning still, no error).  The answer begins
+after the closing tag, so a line starts there: ``</think>[{"name": ...}]`` is a bare call list at
+a line's start.
 
 A format whose template writes the opening tag into the prompt (``opens_text``) starts inside
 reasoning: everything up to the first closing tag is reasoning, and with no closing tag at all
@@ -40,6 +42,7 @@ class Reasoning(Detector):
         INSIDE = 1  # reasoning, up to the closing tag
 
     tags: ClassVar[Mapping[str, str]]  # {"<think>": "</think>"}: a module constant, declared once
+    ends_line = True  # the answer begins after the closing tag: a line starts there
     _openers: ClassVar[tuple[str, ...]]
     _closers: ClassVar[Tokens]
 

@@ -5,6 +5,7 @@
     <think>The user wants the weather.</think>          Qwen3, QwQ, the DeepSeek-R1 distills, ERNIE, MiniMax-M2
     <seed:think>...</seed:think>                         Seed-OSS
     <|START_THINKING|>...<|END_THINKING|>                Cohere Command R7B / Command A
+    <|inner_prefix|>...<|inner_suffix|>                  Apertus
 
 ``think`` reads reasoning that opens with its tag at the start of the text or of a line.
 ``think_prompted`` is for models whose chat template writes the opening tag into the prompt,
@@ -24,6 +25,7 @@ TAGS = {
     "<think>": "</think>",
     "<seed:think>": "</seed:think>",
     "<|START_THINKING|>": "<|END_THINKING|>",
+    "<|inner_prefix|>": "<|inner_suffix|>",
 }
 
 
