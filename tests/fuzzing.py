@@ -63,9 +63,25 @@ DETECTORS = (
     "dsml",
     "think",
     "think_prompted",
+    # fjson formats
+    "jamba",
+    "internlm",
+    "apertus",
+    "cohere_command",
+    "granite",
+    "granite_fc",
+    "phi4_mini",
+    "xlam",
+    "longcat",
+    "nemotron",
+    "gigachat",
+    "functionary_v31",
+    "functionary_v32",
+    "answer",
 )
-# Every detector but the one that reads the whole text as reasoning until its closing tag.
-EVERY = tuple(name for name in DETECTORS if name != "think_prompted")
+# Every detector but those that read the text from its first character (think_prompted reads
+# the whole text as reasoning until its closing tag).
+EVERY = tuple(name for name in DETECTORS if not streamcalls.detectors.DETECTORS[name].opens_text)
 HEADER = 4  # bytes, at least
 NATIVE = (None, True, False)
 TINY = Limits(

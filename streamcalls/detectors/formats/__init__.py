@@ -8,20 +8,33 @@ May import: the core's leaf modules, the engine and the parts.
 from __future__ import annotations
 
 from .._engine.detector import Detector
+from .answer import AnswerDetector
+from .apertus import ApertusDetector
+from .cohere import CohereCommandDetector
 from .deepseek import DeepSeekDetector
 from .dsml import DsmlDetector
 from .fence import FenceDetector
+from .functionary_v31 import FunctionaryV31Detector
+from .functionary_v32 import FunctionaryV32Detector
+from .gigachat import GigaChatDetector
 from .glm import GlmDetector
+from .granite import GraniteDetector, GraniteFunctionCallingDetector
 from .harmony import HarmonyDetector
 from .hermes import HermesDetector
+from .internlm import InternLMDetector
+from .jamba import JambaDetector
 from .kimi import KimiDetector
 from .llama import LlamaDetector
+from .longcat import LongCatDetector
 from .minimax import MinimaxDetector
 from .mistral import MistralDetector
+from .nemotron import NemotronDetector
+from .phi4_mini import Phi4MiniDetector
 from .pythonic import PythonicDetector
 from .qwen3_coder import Qwen3CoderDetector
 from .rawjson import JsonDetector
 from .think import ThinkDetector, ThinkPromptedDetector
+from .xlam import XlamDetector
 
 __all__ = ("FORMATS",)
 
@@ -41,4 +54,19 @@ FORMATS: tuple[type[Detector], ...] = (
     DsmlDetector,
     ThinkDetector,
     ThinkPromptedDetector,
+    # fjson formats (JSON in markup)
+    JambaDetector,
+    InternLMDetector,
+    ApertusDetector,
+    CohereCommandDetector,
+    GraniteDetector,
+    GraniteFunctionCallingDetector,
+    Phi4MiniDetector,
+    XlamDetector,
+    LongCatDetector,
+    NemotronDetector,
+    GigaChatDetector,
+    FunctionaryV31Detector,
+    FunctionaryV32Detector,
+    AnswerDetector,
 )
