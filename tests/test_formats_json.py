@@ -28,7 +28,7 @@ from streamcalls import (
 )
 from streamcalls._policy import has_native_calls
 from streamcalls.detectors import DETECTORS
-from streamcalls.detectors._parts.jsoncalls import MAX_SKIP
+from streamcalls.detectors._parts.jsoncalls import MAX_SKIP, Body, JsonCalls
 from tests.conservation import check_conservation
 from tests.support import (
     bytewise,
@@ -183,6 +183,12 @@ def test_each_call_completes_in_the_feed_that_brings_its_end(name: str, case: di
 def test_every_format_of_this_file_is_registered_with_its_detector() -> None:
     for spec in SPECS.values():
         assert spec["detector"] in DETECTORS
+
+
+def test_xlam_shares_the_json_detector_s_triggers_so_the_search_looks_for_them_once() -> None:
+    json_triggers = {(t.pattern, t.line_start) for t in DETECTORS["json"].triggers}
+    xlam_triggers = {(t.pattern, t.line_start) for t in DETECTORS["xlam"].triggers}
+    assert {("`" + "``json[ \\t]{0,64}\\r?\\n", True), ("\\[", True)} <= json_triggers & xlam_triggers
 
 
 # -- model= --------------------------------------------------------------------------------------
@@ -349,6 +355,10 @@ def test_after_a_failure_the_block_runs_to_its_closer_if_it_comes_soon() -> None
     events = parse(f"<TOOLCALL>[{F}, 42, {F}]</TOOLCALL>!", ("nemotron",))
     assert [f.raw for f in failed_calls(events)] == [f"42, {F}]</TOOLCALL>"]
     assert (text_of(events), len(completed_calls(events))) == ("!", 1)
+    # A bare "[" is no block of its own (it opens one only at a line's start): the skip reads past it.
+    events = parse(f"```json\n[{F}, [1], {F}]\n```\nok", ("xlam",))
+    assert [f.raw for f in failed_calls(events)] == [f"[1], {F}]\n```"]
+    assert (text_of(events), len(completed_calls(events))) == ("\nok", 1)
 
 
 def test_a_whole_object_that_is_no_call_fails_alone_and_the_run_goes_on() -> None:
@@ -568,3 +578,44 @@ def test_markup_on_its_own_line_gives_its_calls_with_all_these_formats_on(
     check_conservation(text, events, think=True)
     assert [(c.name, c.arguments) for c in completed_calls(events)] == markup[1]
     assert not failed_calls(events)
+
+
+# -- the engine's parts these formats brought -------------------------------------------------------
+
+
+class _EndsInFunctools(JsonCalls):
+    """A format whose closer ends with the letters Phi-4-mini's opener begins with."""
+
+    name = "t_functools_closer"
+    openers = (("<calls>", "functools"),)
+    body = Body.ARRAY
+    __slots__ = ()
+
+
+def test_a_token_found_by_a_later_character_must_begin_where_the_text_resumed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "functools[" is found by its "[", looking behind for "functools": letters a region consumed
+    # (here, another format's closer) do not begin it.
+    monkeypatch.setitem(DETECTORS, _EndsInFunctools.name, _EndsInFunctools)
+    text = f'<calls>[{F}]functools[{{"name": "g", "arguments": {{}}}}]'
+    events = parse(text, (_EndsInFunctools.name, "phi4_mini"))
+    assert calls_of(events) == [("f", {"a": 1}, "t_functools_closer")]
+    assert text_of(events) == '[{"name": "g", "arguments": {}}]'
+    # Where the text resumes before the letters, it is the token, held at a chunk's end meanwhile.
+    events = parse(f"x functools[{F}]", ("phi4_mini",))
+    assert (text_of(events), calls_of(events)) == ("x ", [("f", {"a": 1}, "phi4_mini")])
+
+
+def test_a_token_two_formats_declare_alike_is_searched_for_once() -> None:
+    from streamcalls.detectors._engine.triggers import patterns
+
+    def scans(*names: str) -> dict[str, tuple[int, str]]:
+        found = patterns(tuple(DETECTORS[name] for name in names)).search._scans
+        return {scan.pattern.pattern[:2]: (len(scan.triggers), scan.literal) for scan in found}
+
+    # xLAM's [TOOL_CALLS], bare list and json block are Mistral's and the json detector's: only its
+    # <tool_call> is searched for anew, and [TOOL_CALLS] is still found by str.find.
+    before, after = scans("mistral", "json"), scans("mistral", "json", "xlam")
+    assert after == {**before, "<(": (1, "<tool_call>")}
+    assert before["\\["] == (1, "[TOOL_CALLS]")

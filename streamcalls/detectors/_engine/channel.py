@@ -50,6 +50,7 @@ class TextChannel:
         "_detectors",
         "_fallback",
         "_holds",
+        "_leads",
         "_line_first",
         "_line_start",
         "_max_candidate",
@@ -61,6 +62,7 @@ class TextChannel:
         "_search",
         "_starts",
         "_text_start",
+        "_word_holds",
     )
 
     def __init__(
@@ -118,6 +120,8 @@ class TextChannel:
         self._starts = found.starts
         self._holds = found.holds
         self._quiet = found.quiet
+        self._leads = found.leads
+        self._word_holds = found.word_holds
         self._line_first = found.line_first
         # A format that reads from the text's first character (the template opened reasoning
         # in the prompt) starts now, if no text has come yet.
@@ -141,11 +145,22 @@ class TextChannel:
             and not self._pending
             and text
             and not (self._line_start and text[0] in self._line_first)
-            and self._quiet.search(text) is None
         ):
-            self._out.append(TextDelta(text))  # nothing here can begin markup
-            self._line_start = self._text_start = False
-            return
+            quiet = self._quiet.search(text)
+            if quiet is None:
+                self._out.append(TextDelta(text))  # nothing here can begin markup
+                self._line_start = self._text_start = False
+                return
+            if self._leads.search(text, quiet.start()) is None:
+                # Only letters a token found by a later character of it begins with ("functools["):
+                # no trigger here, and only the text's end may be held (no line starts in it).
+                end = len(text)
+                held = self._word_holds.search(text, max(0, end - HOLD_WINDOW))
+                cut = held.start() if held is not None else end
+                self._text(text[:cut])
+                self._pending = text[cut:]
+                self._line_start = self._text_start = False
+                return
         if self._pending:
             text = self._pending + text
             self._pending = ""
@@ -178,6 +193,12 @@ class TextChannel:
                 return
             start, stop, number = first
             trigger, detector = self._owners[number]
+            if trigger.behind:  # found by a later character: the token begins before it
+                if start - len(trigger.behind) < pos:  # in what a region consumed: not a token
+                    self._text(text[pos : start + 1])
+                    pos = start + 1
+                    continue
+                start -= len(trigger.behind)
             if trigger.framing:  # a token that frames the text around it: dropped
                 self._text(text[pos:start])
                 pos = stop

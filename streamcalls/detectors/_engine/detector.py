@@ -42,6 +42,7 @@ class Trigger(NamedTuple):
     tier: Tier = Tier.MARKUP
     text_start: bool = False  # only at the very start of the text (a completion's first header)
     framing: bool = False  # a token that frames the model's text: the channel drops it (Detector.framing)
+    behind: str = ""  # what the token begins with before its lead (its rest looks behind for it)
 
     @property
     def pattern(self) -> str:
@@ -49,9 +50,25 @@ class Trigger(NamedTuple):
 
     @classmethod
     def literal(
-        cls, token: str, *, line_start: bool = False, tier: Tier = Tier.MARKUP, framing: bool = False
+        cls,
+        token: str,
+        *,
+        line_start: bool = False,
+        tier: Tier = Tier.MARKUP,
+        framing: bool = False,
+        lead: int = 0,
     ) -> Trigger:
-        """A trigger that is one literal token (``<tool_call>``)."""
+        """A trigger that is one literal token (``<tool_call>``).
+
+        ``lead``: the index of the character the search looks for, when it is not the first:
+        a token that begins with a letter (``functools[``) is found by a rarer character of it
+        (``[``) that another format's scan looks for anyway, so that it adds no pass over the
+        text; the match then looks behind for the token's beginning.
+        """
+        if lead:
+            head = re.escape(token[: lead + 1])
+            rest = f"(?<={head})" + re.escape(token[lead + 1 :])
+            return cls(token[lead], rest, line_start, tier, framing=framing, behind=token[:lead])
         return cls(token[0], re.escape(token[1:]), line_start, tier, framing=framing)
 
 

@@ -103,7 +103,11 @@ class JsonCalls(Detector):
         cls._then = dict(cls.then)
         cls._commit = dict(cls.commit)
         closers = tuple(dict.fromkeys(closer for _, closer in openers if closer))
-        cls._stops = Tokens(closers + tuple(opener for opener, _ in openers)) if closers else Tokens(("\0",))
+        # A skip ends at a closer, or before an opener that is markup wherever it stands.
+        markers = tuple(
+            opener for opener, _ in openers if cls._commit.get(opener, Commit.OPENER) is Commit.OPENER
+        )
+        cls._stops = Tokens(closers + markers) if closers else Tokens(("\0",))  # (no closer: no skip)
         if "triggers" not in cls.__dict__:
             cls.triggers = tuple(Trigger.literal(token, line_start=cls.line_start) for token, _ in openers)
             cls.holds = tuple(Hold.literal(token, line_start=cls.line_start) for token, _ in openers)

@@ -11,6 +11,7 @@ end token; each call completes when its object closes, and the text resumes afte
 
 from __future__ import annotations
 
+from .._engine.detector import Hold, Trigger
 from .._parts.jsoncalls import Body, Commit, JsonCalls
 
 __all__ = ("Phi4MiniDetector",)
@@ -23,5 +24,9 @@ class Phi4MiniDetector(JsonCalls):
     openers = ((_OPENER, ""),)
     body = Body.ARRAY
     commit = ((_OPENER, Commit.BODY),)  # a call list once its first element opens an object
+    # Found by its "[", which other formats' scans look for anyway: a word's first letter would
+    # cost a pass over all the text (prose is full of "f").
+    triggers = (Trigger.literal(_OPENER, lead=len(_OPENER) - 1),)
+    holds = (Hold.literal(_OPENER),)
 
     __slots__ = ()

@@ -20,7 +20,7 @@
 
 from __future__ import annotations
 
-from .._engine.detector import Hold, Tier, Trigger
+from .._engine.detector import Hold, Tier, Trigger, prefixes
 from .._parts.jsoncalls import Body, Commit, JsonCalls
 
 __all__ = ("XlamDetector",)
@@ -36,10 +36,16 @@ class XlamDetector(JsonCalls):
     triggers = (
         Trigger.literal("[TOOL_CALLS]"),
         Trigger.literal("<tool_call>"),
-        Trigger.literal(_FENCE, line_start=True, tier=Tier.SHAPED),  # before the json detector's block
+        # The json detector's block and bare list, searched for once (the same patterns), the block
+        # taken before that detector's (a lower tier), which reads one object only.
+        Trigger("`", r"``json[ \t]{0,64}\r?\n", line_start=True, tier=Tier.SHAPED),
         Trigger("[", "", line_start=True, tier=Tier.RAW),
     )
-    holds = (Hold.literal("[TOOL_CALLS]"), Hold.literal("<tool_call>"), Hold.literal(_FENCE, line_start=True))
+    holds = (
+        Hold.literal("[TOOL_CALLS]"),
+        Hold.literal("<tool_call>"),
+        Hold(prefixes(_FENCE) + r"(?:[ \t]{0,64}\r?)?", "`", line_start=True),
+    )
     shares = "<tool_call>"  # with the other formats whose opener it is (see _engine.shared)
     claim = "["
 
