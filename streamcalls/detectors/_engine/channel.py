@@ -50,7 +50,7 @@ class TextChannel:
         "_detectors",
         "_fallback",
         "_holds",
-        "_leads",
+        "_lead_or_word",
         "_line_first",
         "_line_start",
         "_max_candidate",
@@ -62,7 +62,6 @@ class TextChannel:
         "_search",
         "_starts",
         "_text_start",
-        "_word_holds",
     )
 
     def __init__(
@@ -120,8 +119,7 @@ class TextChannel:
         self._starts = found.starts
         self._holds = found.holds
         self._quiet = found.quiet
-        self._leads = found.leads
-        self._word_holds = found.word_holds
+        self._lead_or_word = found.lead_or_word
         self._line_first = found.line_first
         # A format that reads from the text's first character (the template opened reasoning
         # in the prompt) starts now, if no text has come yet.
@@ -140,30 +138,25 @@ class TextChannel:
 
     def push(self, text: str) -> None:
         """More assistant text."""
-        if (
-            self._active is None
-            and not self._pending
-            and text
-            and not (self._line_start and text[0] in self._line_first)
-        ):
+        if self._pending:
+            text = self._pending + text
+            self._pending = ""
+        if self._active is None and text and not (self._line_start and text[0] in self._line_first):
             quiet = self._quiet.search(text)
             if quiet is None:
                 self._out.append(TextDelta(text))  # nothing here can begin markup
                 self._line_start = self._text_start = False
                 return
-            if self._leads.search(text, quiet.start()) is None:
+            found = self._lead_or_word.search(text, quiet.start())
+            if found is None or found.lastindex is None:
                 # Only letters a token found by a later character of it begins with ("functools["):
                 # no trigger here, and only the text's end may be held (no line starts in it).
-                end = len(text)
-                held = self._word_holds.search(text, max(0, end - HOLD_WINDOW))
-                cut = held.start() if held is not None else end
+                cut = len(text) if found is None else found.start()
                 self._text(text[:cut])
                 self._pending = text[cut:]
-                self._line_start = self._text_start = False
+                if cut:
+                    self._line_start = self._text_start = False
                 return
-        if self._pending:
-            text = self._pending + text
-            self._pending = ""
         self._scan(text)
         # Still at the text's start only while all of it is held back, none consumed.
         self._text_start = self._text_start and len(self._pending) == len(text) and self._active is None

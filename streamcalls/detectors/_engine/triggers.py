@@ -19,7 +19,7 @@ declare alike (``[TOOL_CALLS]``) is searched for once.  A token that begins with
 (``functools[``) is found by a later, rarer character of it that another scan looks for anyway
 (``Trigger.literal(token, lead=...)``: its pattern looks behind for the word), since a scan for a
 letter would cost a pass over all the text; only its holds look at letters, and only at a text's
-end (:attr:`Patterns.word_holds`).
+end (:attr:`Patterns.lead_or_word`).
 
 Where triggers of several tiers match at one place, the lower tier wins
 (markup, then a shaped bare call list, then bare JSON: ``[TOOL_CALLS]`` beats
@@ -360,10 +360,10 @@ class Patterns(NamedTuple):
     starts: tuple[_Identified, ...]
     holds: tuple[re.Pattern[str], ...]
     quiet: re.Pattern[str]  # any character a trigger, a held token or a line can begin with
-    leads: re.Pattern[str]  # any character a trigger (anywhere) or a line can begin with
-    # What a text with none of those leads may end with while a trigger could still follow (the
-    # start of a token found by a later character of it: "functools[").
-    word_holds: re.Pattern[str]
+    # The first character a trigger (anywhere) or a line can begin with (its group 1), or else the
+    # start of a token held at the text's end that no such character begins (a word found by a
+    # later character of it: "functools[").
+    lead_or_word: re.Pattern[str]
     line_first: frozenset[str]
 
 
@@ -389,15 +389,19 @@ def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
     # character an anywhere-trigger can begin with cannot start any markup.
     leads = {t.lead for t in triggers if not (t.line_start or t.text_start)}
     anywhere = leads | {c for h in holds if not (h.line_start or h.text_start) for c in h.first}
-    words = [h for h in holds if not (h.line_start or h.text_start or set(h.first) & (leads | {"\n"}))]
+    words = [
+        h.pattern for h in holds if not (h.line_start or h.text_start or set(h.first) & (leads | {"\n"}))
+    ]
+    lead_or_word = "([" + re.escape("".join(sorted({"\n", *leads}))) + "])"
+    if words:
+        lead_or_word += "|(?:" + "|".join(words) + ")\\Z"
     return Patterns(
         owners,
         TriggerSearch(triggers),
         tuple(_starts(triggers, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
         tuple(_hold_pattern(holds, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
         re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
-        re.compile("[" + re.escape("".join(sorted({"\n", *leads}))) + "]"),
-        _hold_pattern(words, Where.MID),
+        re.compile(lead_or_word),
         frozenset({t.lead for t in triggers if t.line_start or t.text_start})
         | {c for h in holds if h.line_start or h.text_start for c in h.first},
     )
