@@ -16,11 +16,13 @@
   ``string`` attribute, the others by their own literals).  ``text-think`` is reasoning
   between ``<think>`` tags (the paragraph again, holding a quoted call that must stay
   reasoning) before each Hermes call, read by ``think`` and ``hermes``.  Linear: the 1 MB
-  stream may cost at most 11x the 100 KB one.
+  stream may cost at most 11x the 100 KB one.  Each also runs under every detector (and its
+  own, where it reads from the text's first character: functionary v3.2).
 - ``text-prose``: 1 MB of markdown prose (code blocks with ``<``, ``[``, ``{``, strikethrough
   ``~~``) and no call, in 4-byte and 64 KiB reads: the default detectors against every
-  registered detector on (but ``think_prompted``, which reads a whole text as reasoning and
-  searches nothing).  Target: every detector costs at most 1.3x the default, and the search
+  registered detector on (but those that read from the text's first character:
+  ``think_prompted``, which reads a whole text as reasoning and searches nothing, and
+  ``functionary_v32``).  Target: every detector costs at most 1.3x the default, and the search
   does not grow with the number of formats (one scan per first character, literal triggers
   folded by prefix).
 """

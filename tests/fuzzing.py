@@ -79,6 +79,9 @@ DETECTORS = (
     "functionary_v32",
     "answer",
 )
+# The detectors whose tags frame the model's text (reasoning, an answer's tags): tests/conservation.py
+# lets those tags vanish while one of them is on.
+FRAMES_TEXT = ("think", "think_prompted", "answer", "cohere_command", "functionary_v32")
 # Every detector but those that read the text from its first character (think_prompted reads
 # the whole text as reasoning until its closing tag).
 EVERY = tuple(name for name in DETECTORS if not streamcalls.detectors.DETECTORS[name].opens_text)
@@ -205,7 +208,7 @@ def fuzz_one(data: bytes) -> None:
     chunked, tap = run(stream, chunk, provider, partial_arguments=True, **options)
     check_protocol(chunked)
     check_patches(chunked, sparse=True)
-    think = "think" in detect or "think_prompted" in detect
+    think = any(name in FRAMES_TEXT for name in detect)
     if not tap.copies:  # a text call dropped as a copy of a native one leaves no event where its markup was
         check_conservation(
             tap.text, chunked, tap.calls, reasoning=tap.reasoning, harmony="harmony" in detect, think=think
