@@ -355,6 +355,9 @@ def test_after_a_failure_the_block_runs_to_its_closer_if_it_comes_soon() -> None
     events = parse(f"<TOOLCALL>[{F}, 42, {F}]</TOOLCALL>!", ("nemotron",))
     assert [f.raw for f in failed_calls(events)] == [f"42, {F}]</TOOLCALL>"]
     assert (text_of(events), len(completed_calls(events))) == ("!", 1)
+    # After a completed call, a break with no end token to read on to is no failure: no markup.
+    events = parse(f"<|tool_call|>[{F}, 42, {F}]", ("granite",))
+    assert (failed_calls(events), text_of(events), len(completed_calls(events))) == ([], f"42, {F}]", 1)
     # A bare "[" is no block of its own (it opens one only at a line's start): the skip reads past it.
     events = parse(f"```json\n[{F}, [1], {F}]\n```\nok", ("xlam",))
     assert [f.raw for f in failed_calls(events)] == [f"[1], {F}]\n```"]

@@ -17,7 +17,8 @@ past a failed call where it can: an object whose JSON is whole but which is no c
 two names, a key twice) fails alone, its rest read as JSON to its closing brace, and the run
 goes on; an element that is not an object, or an object whose JSON breaks, fails and ends the
 run, which says so (``broken``) so that its format can take the rest of its block as that
-failure's markup.
+failure's markup.  Where the break comes after a completed call (``[{...}, 42]``), nothing of
+it was read yet: it fails (``error``) only if its format reads on to the block's end.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ class CallRun(Machine):
         "_tools",
         "broken",
         "committed",
+        "error",
     )
 
     def __init__(
@@ -81,7 +83,8 @@ class CallRun(Machine):
         self._calls = calls
         self._resume = resume
         self._skipper: JsonScanner | None = None
-        self.broken = False  # (resume) it ended at a character that broke it, with a failure
+        self.broken = False  # (resume) it ended at a character that broke it
+        self.error = ""  # (resume) why, where it broke after a call: no failure yet, no markup yet
         self._markup = markup
         self._tools = tools
         self._layout = layout
@@ -205,8 +208,12 @@ class CallRun(Machine):
         self.status = _Status.DONE if self.committed else _Status.REJECTED
         if self.committed and (not self._count or self._resume):
             if self._count:
-                self._markup.next_call(pos)  # what came before is the last call's markup
-            self._markup.fail(error)
+                # What came before is the last call's markup; what breaks the run fails with the
+                # markup its format reads on to (the rest of its block), if it reads any.
+                self._markup.next_call(pos)
+                self.error = error
+            else:
+                self._markup.fail(error)
             self.broken = self._resume
         return pos
 

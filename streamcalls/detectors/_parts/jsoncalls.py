@@ -242,6 +242,9 @@ class JsonCalls(Detector):
         found = stops.pattern.search(text, pos + self._searched, limit + stops.window)
         if found is not None and found.start() <= limit:
             if found.group() == self._closer:
+                run = self._run
+                if run is not None and run.error:  # the run broke after a call: this is its markup
+                    self.markup.fail(run.error)
                 return self.stop(found.end())
             return self.stop(pos)  # another block begins first
         if len(text) >= limit + stops.window:
