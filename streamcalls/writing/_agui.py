@@ -75,13 +75,14 @@ class AgUiTarget(Target):
     headers = MappingProxyType({"content-type": "text/event-stream", "cache-control": "no-cache"})
     response_id_prefix = "run_"
 
-    __slots__ = ("_errors", "_parent", "_thread")
+    __slots__ = ("_cause", "_errors", "_parent", "_thread")
 
     def __init__(self, stream: Stream) -> None:
         super().__init__(stream)
         self._thread = ""
         self._parent: str | None = None  # the assistant message the next call belongs to
         self._errors: list[ProviderError] = []
+        self._cause: str | None = None  # why a stream that ended in error did, when no provider error says
 
     def _run(self) -> dict[str, Any]:
         return {"threadId": self._thread, "runId": self.stream.response_id}
@@ -167,6 +168,8 @@ class AgUiTarget(Target):
         return b""
 
     def finish(self, finished: StreamFinished) -> bytes:
+        cause = self.stream.parse_error
+        self._cause = cause.message if cause is not None else "the stream ended in an error"
         return b""  # written at the end, after the results
 
     def end(self) -> bytes:
@@ -179,9 +182,7 @@ class AgUiTarget(Target):
                 message = "\n".join(error.message for error in self._errors)
                 code = next((error.code for error in self._errors if error.code), None)
             else:
-                cause = stream.parse_error
-                message = cause.message if cause is not None else "the stream ended in an error"
-                code = None
+                message, code = self._cause or "", None
             failed: dict[str, Any] = {"type": "RUN_ERROR", "message": message}
             if code is not None:
                 failed["code"] = code
