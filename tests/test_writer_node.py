@@ -120,9 +120,22 @@ BROKEN: list[Item] = [
 ]
 
 
+LOOP: list[Item] = [  # a tool loop: the model's two turns, the tool's result between them
+    StreamStarted("openai", "gpt", "chatcmpl-1"),
+    ToolCallStarted(0, "call_1", "get_weather"),
+    ToolCallDelta(0, '{"city": "Paris"}'),
+    ToolCallCompleted(ToolCall("call_1", "get_weather", {"city": "Paris"})),
+    StreamFinished("tool_calls", Usage(10, 5)),
+    ToolResult("call_1", "get_weather", "21 °C"),
+    StreamStarted("openai", "gpt", "chatcmpl-2"),
+    TextDelta("Sunny, 21 °C."),
+    StreamFinished("stop", Usage(20, 4)),
+]
+
+
 def test_the_ai_package_reads_the_ai_sdk_stream(tmp_path: Path) -> None:
-    text, reasoning, parallel, broken = read_in_node(
-        [write_stream(events, "ai-sdk") for events in (TEXT, REASONING, PARALLEL, BROKEN)], tmp_path
+    text, reasoning, parallel, broken, loop = read_in_node(
+        [write_stream(events, "ai-sdk") for events in (TEXT, REASONING, PARALLEL, BROKEN, LOOP)], tmp_path
     )
     assert text == {
         "message": {
@@ -201,6 +214,24 @@ def test_the_ai_package_reads_the_ai_sdk_stream(tmp_path: Path) -> None:
         },
     ]
     assert (broken["finishReason"], broken["errors"]) == ("error", ["overloaded"])
+    assert loop["message"] == {
+        "id": "chatcmpl-1",
+        "metadata": {"usage": {"inputTokens": 30, "outputTokens": 9}},
+        "role": "assistant",
+        "parts": [
+            {"type": "step-start"},
+            {
+                "type": "tool-get_weather",
+                "toolCallId": "call_1",
+                "state": "output-available",
+                "input": {"city": "Paris"},
+                "output": "21 °C",
+            },
+            {"type": "step-start"},
+            {"type": "text", "text": "Sunny, 21 °C.", "state": "done"},
+        ],
+    }
+    assert (loop["finishReason"], loop["errors"]) == ("stop", [])
 
 
 def test_the_ai_package_reads_the_recordings(tmp_path: Path) -> None:

@@ -201,6 +201,17 @@ def test_close_gives_the_parsers_reason() -> None:
     assert steps(write_ndjson([])) == [["start", None, None], ["finish", "stop"], ["end"]]
 
 
+def test_a_target_without_steps_writes_one_stream() -> None:
+    """A provider's response is one stream: a second start after the finish is out of order (the chat UI
+    targets take it as the next step of a tool loop)."""
+    writer = NdjsonWriter()
+    writer.send(StreamFinished("stop"))
+    with pytest.raises(
+        UsageError, match="StreamStarted out of order: the stream has finished, and 'test-steps'"
+    ):
+        writer.send(StreamStarted("openai"))
+
+
 def test_not_an_event() -> None:
     with pytest.raises(UsageError, match="takes streamcalls events and ToolResult, not dict"):
         StreamWriter("ai-sdk").send({"type": "text_delta"})  # type: ignore[arg-type]

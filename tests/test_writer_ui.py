@@ -40,27 +40,11 @@ from streamcalls import (
     write_stream,
 )
 from tests.support import Case, corpus
-from tests.ui_streams import Item, Read, event_lists, expected, read_ag_ui, read_ai_sdk, sse_data
+from tests.ui_streams import Item, event_lists, expected, read_ag_ui, read_ai_sdk, sse_data
 
 TARGETS = ("ai-sdk", "ag-ui")
 CASES = corpus()
 AG_UI = TypeAdapter(AgUiEvent)
-
-
-def expected_for(target: str, items: list[Item]) -> Read:
-    """What ``target`` carries of the events: every provider error as the AI SDK's ``error`` chunk, or one
-    ``RUN_ERROR`` in place of AG-UI's ``RUN_FINISHED``; a stream that ended in error with no provider error
-    reports the last parse error before the finish.  AG-UI has no place for a failed call's raw text: its arguments are the
-    fragments streamed."""
-    read = expected(items, streamed_raw=target == "ag-ui")
-    if read.finish == "error" and not read.errors:
-        finish = [i for i, item in enumerate(items) if isinstance(item, StreamFinished)]
-        before = items[: finish[0]] if finish else items
-        causes = [item.message for item in before if isinstance(item, ParseError)]
-        read.errors = [causes[-1] if causes else "the stream ended in an error"]
-    if target == "ag-ui" and read.errors:
-        read.finish = "error"
-    return read
 
 
 def check_ag_ui_models(body: bytes) -> None:
@@ -78,7 +62,7 @@ def test_event_lists_read_back(items: list[Item]) -> None:
     for target in TARGETS:
         body = write_stream(items, target)  # type: ignore[arg-type]
         read = read_ai_sdk(body) if target == "ai-sdk" else read_ag_ui(body)
-        assert read == expected_for(target, items), target
+        assert read == expected(items, target), target
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -94,7 +78,7 @@ def test_every_recording_reads_back(case: Case) -> None:
     for target in TARGETS:
         body = write_stream(events, target)  # type: ignore[arg-type]
         read = read_ai_sdk(body) if target == "ai-sdk" else read_ag_ui(body)
-        assert read == expected_for(target, events), target
+        assert read == expected(events, target), target
     check_ag_ui_models(write_stream(events, "ag-ui"))
 
 
@@ -255,6 +239,30 @@ def test_a_failed_call_and_a_cut_stream() -> None:
     ag_ui = read_ag_ui(write_stream(events, "ag-ui"))
     assert ag_ui.calls == [("c", "f", '{"a": tru', "not JSON")]
     assert ag_ui.errors == ["stream ended before [DONE] (truncated)"]
+
+
+def test_a_tool_loop_is_one_message() -> None:
+    """The streams of a tool loop, one after the other: steps of one UI message, one AG-UI run."""
+    events: list[Item] = [
+        StreamStarted("openai", "gpt", "chatcmpl-1"),
+        ToolCallStarted(0, "call_1", "get_weather"),
+        ToolCallDelta(0, '{"city": "Paris"}'),
+        ToolCallCompleted(ToolCall("call_1", "get_weather", {"city": "Paris"})),
+        StreamFinished("tool_calls", Usage(10, 5)),
+        ToolResult("call_1", "get_weather", "21 °C"),
+        StreamStarted("openai", "gpt", "chatcmpl-2"),
+        TextDelta("Sunny, 21 °C."),
+        StreamFinished("stop", Usage(20, 4)),
+    ]
+    chunks = [json.loads(d)["type"] for d in sse_data(write_stream(events, "ai-sdk"))[:-1]]
+    assert chunks.count("start") == chunks.count("finish") == 1
+    assert chunks.count("start-step") == chunks.count("finish-step") == 2
+    read = read_ai_sdk(write_stream(events, "ai-sdk"))
+    assert (read.text, read.finish, read.usage) == ("Sunny, 21 °C.", "stop", {"input": 30, "output": 9})
+    body = write_stream(events, "ag-ui")
+    assert [json.loads(d)["type"] for d in sse_data(body)].count("RUN_STARTED") == 1
+    assert read_ag_ui(body).usage == [{"input": 10, "output": 5}, {"input": 20, "output": 4}]
+    check_ag_ui_models(body)
 
 
 def test_headers() -> None:

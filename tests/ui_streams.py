@@ -55,25 +55,42 @@ class Read:
     results: list[tuple[str, str, bool]] = field(default_factory=list)  # (call id, content, is_error)
     finish: str | None = None  # the finish reason, in streamcalls' words
     errors: list[str] = field(default_factory=list)
-    usage: dict[str, Any] | None = None  # in the protocol's words
+    usage: Any = None  # input and output tokens: the AI SDK's summed, AG-UI's a list of entries
 
 
 # -- what the events should read as ------------------------------------------------------------------------
 
 
-def expected(items: list[Item], streamed_raw: bool = False) -> Read:
-    """The summary of a list of events in the parser's order, as the writer's ``close()`` completes it;
-    ``streamed_raw``: a failed call's raw text is its fragments' (a wire that streams arguments and has no
-    place for the raw text, which for a call found in the text is its whole markup)."""
+def expected(items: list[Item], target: str) -> Read:
+    """What ``target`` (``"ai-sdk"`` or ``"ag-ui"``) carries of a list of events in the parser's order, as
+    the writer's ``close()`` completes it:
+
+    - the text joined; the reasoning by block (a run of bare deltas is one, ended by the next event that is
+      not a parse error or a result); the calls in start order over every stream of a tool loop, completed
+      with their arguments or failed with their raw text and reason (AG-UI has no place for the raw text:
+      its fragments, and for a call found in the text the raw text is its whole markup); the results;
+    - the finish: the last stream's reason; the errors: each provider error, and for a stream that ended
+      in error with none, the last parse error before its finish -- the AI SDK writes each where it comes,
+      AG-UI's one ``RUN_ERROR`` carries the provider errors, or else the first such stream's cause, and
+      then the finish is ``"error"``;
+    - the usage: the AI SDK's summed over the streams, AG-UI's an entry per stream that sent one.
+    """
     read = Read()
-    streamed: dict[int, str] = {}
-    open_calls: dict[int, tuple[str, str]] = {}
-    ended: dict[int, tuple[Any, ...]] = {}
-    order: list[int] = []
+    streamed: dict[tuple[int, int], str] = {}  # by (stream, index)
+    open_calls: dict[int, tuple[str, str]] = {}  # the current stream's, by index
+    ended: dict[tuple[int, int], tuple[Any, ...]] = {}
+    order: list[tuple[int, int]] = []
+    step = 0
     block: list[str] | None = None  # the open reasoning block's text
     bare = False
     finished: StreamFinished | None = None
     completed_any = False
+    step_errors = 0
+    parse_error: str | None = None
+    provider_errors: list[str] = []
+    causes: list[str] = []
+    timeline: list[str] = []  # the errors in the order the AI SDK's stream has them
+    usages: list[Usage] = []
 
     def end_block() -> None:
         nonlocal block, bare
@@ -81,10 +98,21 @@ def expected(items: list[Item], streamed_raw: bool = False) -> Read:
             read.reasoning.append("".join(block))
         block, bare = None, False
 
+    def finish(item: StreamFinished) -> None:
+        nonlocal finished
+        finished = item
+        if item.usage is not None:
+            usages.append(item.usage)
+        if item.reason == "error" and not step_errors:
+            causes.append(parse_error or "the stream ended in an error")
+            timeline.append(causes[-1])
+
     for item in items:
         if bare and not isinstance(item, (ReasoningDelta, ParseError, ToolResult)):
             end_block()
         match item:
+            case StreamStarted() if finished is not None:  # the next stream of a tool loop
+                step, finished, completed_any, step_errors = step + 1, None, False, 0
             case TextDelta(text=text):
                 read.text += text
             case ReasoningStarted():
@@ -97,31 +125,46 @@ def expected(items: list[Item], streamed_raw: bool = False) -> Read:
                 end_block()
             case ToolCallStarted(index=index, id=call_id, name=name):
                 open_calls[index] = (call_id, name)
-                order.append(index)
-                streamed[index] = ""
+                order.append((step, index))
+                streamed[step, index] = ""
             case ToolCallDelta(index=index, arguments_delta=fragment):
-                streamed[index] += fragment
+                streamed[step, index] += fragment
             case ToolCallCompleted(call=call):
-                ended[call.index] = (*open_calls.pop(call.index), call.arguments)
+                ended[step, call.index] = (*open_calls.pop(call.index), call.arguments)
                 completed_any = True
             case ToolCallFailed(index=index, raw=raw, error=error):
-                ended[index] = (*open_calls.pop(index), streamed[index] if streamed_raw else raw, error)
+                raw = streamed[step, index] if target == "ag-ui" else raw
+                ended[step, index] = (*open_calls.pop(index), raw, error)
+            case ParseError(message=message):
+                parse_error = message
             case ProviderError(message=message):
-                read.errors.append(message)
+                provider_errors.append(message)
+                timeline.append(message)
+                step_errors += 1
             case StreamFinished():
-                finished = item
+                finish(item)
             case ToolResult(call_id=call_id, content=content, is_error=is_error):
                 read.results.append((call_id, content, is_error))
-    cut = bool(open_calls) or (block is not None and not bare)
+    if finished is None:
+        cut = bool(open_calls) or (block is not None and not bare)
+        finish(StreamFinished("error" if cut else "tool_calls" if completed_any else "stop"))
     end_block()
     for index, (call_id, name) in open_calls.items():
-        ended[index] = (call_id, name, streamed[index] if streamed_raw else "", CUT)
-    read.calls = [ended[index] for index in order]
-    if finished is None:
-        finished = StreamFinished("error" if cut else "tool_calls" if completed_any else "stop")
+        ended[step, index] = (call_id, name, streamed[step, index] if target == "ag-ui" else "", CUT)
+    read.calls = [ended[key] for key in order]
+    assert finished is not None
     read.finish = finished.reason
-    if finished.usage is not None:
-        read.usage = usage_fields(finished.usage)
+    if target == "ai-sdk":
+        read.errors = timeline
+        if usages:
+            total = Usage(sum(u.input_tokens or 0 for u in usages), sum(u.output_tokens or 0 for u in usages))
+            read.usage = usage_fields(total)
+    else:
+        read.errors = provider_errors or causes[:1]
+        if read.errors:
+            read.finish = "error"
+        if usages:
+            read.usage = [usage_fields(u) for u in usages]
     return read
 
 
@@ -205,8 +248,20 @@ def read_ai_sdk(body: bytes) -> Read:
     reasoning: dict[str, int] = {}  # open part id -> its index in read.reasoning
     calls: dict[str, dict[str, Any]] = {}
     order: list[str] = []
+    in_step = True  # between a start-step and its finish-step (a tool loop's streams: one step each)
     for chunk in chunks[2:-1]:
         kind = chunk["type"]
+        if kind == "start-step":
+            assert not in_step, "start-step inside a step"
+            in_step = True
+            continue
+        if kind == "finish-step":
+            assert in_step, "finish-step outside a step"
+            assert not any(text.values()), "a text part still open at the step's end"
+            assert not reasoning, "a reasoning part still open at the step's end"
+            in_step = False
+            continue
+        assert in_step or kind.startswith("tool-output"), f"{kind} outside a step"
         if kind == "text-start":
             assert chunk["id"] not in text
             text[chunk["id"]] = True
@@ -250,10 +305,10 @@ def read_ai_sdk(body: bytes) -> Read:
             call["result"] = True
             content = chunk["errorText"] if is_error else chunk["output"]
             read.results.append((chunk["toolCallId"], content, is_error))
-        elif kind == "error":
-            read.errors.append(chunk["errorText"])
         else:
-            assert kind == "finish-step", f"{kind} between the start and the finish"
+            assert kind == "error", kind
+            read.errors.append(chunk["errorText"])
+    assert not in_step, "a step never finished"
     assert not any(text.values()), "a text part still open at the finish"
     assert not reasoning, "a reasoning part still open at the finish"
     assert all(calls[i]["end"] is not None for i in order), "a call still open at the finish"
@@ -348,10 +403,14 @@ def read_ag_ui(body: bytes) -> Read:
         read.finish = last["metadata"]["finishReason"]
     usage = last.get("usage")
     if usage is not None:
-        (entry,) = usage
-        read.usage = {
-            k: v for k, v in (("input", entry.get("inputTokens")), ("output", entry.get("outputTokens"))) if v
-        }
+        read.usage = [
+            {
+                k: v
+                for k, v in (("input", entry.get("inputTokens")), ("output", entry.get("outputTokens")))
+                if v
+            }
+            for entry in usage
+        ]
     return read
 
 
@@ -373,11 +432,9 @@ arguments = st.dictionaries(texts, json_values, max_size=4)
 def event_lists(draw: st.DrawFn, finish: bool | None = None) -> list[Item]:
     """Events as a parser emits them: text, reasoning blocks (and bare runs), calls interleaved with one
     another and with text, errors, results (also after the finish), parse errors anywhere; the finish
-    at the end, or left to ``close()`` (``finish=None``: either)."""
+    at the end, or left to ``close()`` (``finish=None``: either).  Sometimes two streams, one after the
+    other, as a tool loop sends them to a chat UI (the second opens with its StreamStarted)."""
     items: list[Item] = []
-    if draw(st.booleans()):
-        items.append(StreamStarted(draw(st.sampled_from(["openai", "anthropic"])), draw(st.none() | names)))
-    calls = 0
     awaiting: list[tuple[str, str]] = []  # ended calls with no result yet
 
     def maybe_result() -> None:
@@ -389,72 +446,79 @@ def event_lists(draw: st.DrawFn, finish: bool | None = None) -> list[Item]:
         if draw(st.integers(0, 9)) == 0:
             items.append(ParseError(draw(names)))
 
-    for _ in range(draw(st.integers(0, 6))):
-        segment = draw(st.sampled_from(["text", "reasoning", "bare", "calls", "error", "signature"]))
-        if segment == "text":
-            items += [TextDelta(t) for t in draw(st.lists(texts, min_size=1, max_size=4))]
-        elif segment == "signature":
-            items.append(TextSignature(draw(names)))
-        elif segment == "error":
-            items.append(ProviderError(draw(names), draw(st.none() | names)))
-        elif segment in ("reasoning", "bare"):
-            if segment == "reasoning":
-                items.append(ReasoningStarted(draw(st.none() | names), draw(st.none() | names)))
-            for text in draw(st.lists(texts, min_size=segment == "bare", max_size=3)):
-                items.append(ReasoningDelta(text))
-                maybe_parse_error()
-            if segment == "reasoning":
-                sealed = draw(
-                    st.sampled_from([{}, {"signature": "s"}, {"encrypted": "e"}, {"redacted": "r"}])
-                )
-                items.append(ReasoningCompleted(**sealed))
-        else:
-            pending = []
-            for _ in range(draw(st.integers(1, 3))):
-                value = draw(arguments)
-                text = json.dumps(value, ensure_ascii=draw(st.booleans()))
-                cuts = sorted(draw(st.lists(st.integers(0, len(text)), max_size=4)))
-                pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
-                pending.append(
-                    (calls, f"call_{calls}", draw(names), value, text, pieces, draw(st.booleans()))
-                )
-                calls += 1
-            opened: list[Any] = []
-            while pending or opened:
-                choice = draw(st.integers(0, len(opened) + 1))
-                if choice == len(opened) + 1:
-                    items.append(TextDelta(draw(words)))
-                elif choice == len(opened):
-                    if not pending:
-                        continue
-                    index, call_id, name, *_ = call = pending.pop(0)
-                    items.append(ToolCallStarted(index, call_id, name))
-                    opened.append(call)
-                else:
-                    index, call_id, name, value, text, pieces, fails = opened[choice]
-                    if pieces:
-                        items.append(ToolCallDelta(index, pieces.pop(0)))
-                        if draw(st.integers(0, 4)) == 0:
-                            items.append(ToolCallPatch(index, "add", (), {}))
-                    elif fails:
-                        items.append(ToolCallFailed(index, call_id, name, text, draw(names)))
-                        opened.pop(choice)
-                        awaiting.append((call_id, name))
+    steps = draw(st.integers(1, 4)) // 3 + 1  # a second stream, now and then
+    for step in range(steps):
+        if step or draw(st.booleans()):
+            provider = draw(st.sampled_from(["openai", "anthropic"]))
+            items.append(StreamStarted(provider, draw(st.none() | names)))
+        calls = 0
+        for _ in range(draw(st.integers(0, 6))):
+            segment = draw(st.sampled_from(["text", "reasoning", "bare", "calls", "error", "signature"]))
+            if segment == "text":
+                items += [TextDelta(t) for t in draw(st.lists(texts, min_size=1, max_size=4))]
+            elif segment == "signature":
+                items.append(TextSignature(draw(names)))
+            elif segment == "error":
+                items.append(ProviderError(draw(names), draw(st.none() | names)))
+            elif segment in ("reasoning", "bare"):
+                if segment == "reasoning":
+                    items.append(ReasoningStarted(draw(st.none() | names), draw(st.none() | names)))
+                for text in draw(st.lists(texts, min_size=segment == "bare", max_size=3)):
+                    items.append(ReasoningDelta(text))
+                    maybe_parse_error()
+                if segment == "reasoning":
+                    sealed = draw(
+                        st.sampled_from([{}, {"signature": "s"}, {"encrypted": "e"}, {"redacted": "r"}])
+                    )
+                    items.append(ReasoningCompleted(**sealed))
+            else:
+                pending = []
+                for _ in range(draw(st.integers(1, 3))):
+                    value = draw(arguments)
+                    text = json.dumps(value, ensure_ascii=draw(st.booleans()))
+                    cuts = sorted(draw(st.lists(st.integers(0, len(text)), max_size=4)))
+                    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+                    pending.append(
+                        (calls, f"call_{step}_{calls}", draw(names), value, text, pieces, draw(st.booleans()))
+                    )
+                    calls += 1
+                opened: list[Any] = []
+                while pending or opened:
+                    choice = draw(st.integers(0, len(opened) + 1))
+                    if choice == len(opened) + 1:
+                        items.append(TextDelta(draw(words)))
+                    elif choice == len(opened):
+                        if not pending:
+                            continue
+                        index, call_id, name, *_ = call = pending.pop(0)
+                        items.append(ToolCallStarted(index, call_id, name))
+                        opened.append(call)
                     else:
-                        items.append(ToolCallCompleted(ToolCall(call_id, name, value, index)))
-                        opened.pop(choice)
-                        awaiting.append((call_id, name))
-                maybe_result()
-                maybe_parse_error()
-        maybe_result()
-        maybe_parse_error()
-    if finish if finish is not None else draw(st.booleans()):
-        usage = draw(st.none() | st.builds(Usage, st.integers(1, 100), st.integers(1, 100)))
-        reason = draw(st.sampled_from(["stop", "tool_calls", "length", "content_filter", "error"]))
-        items.append(StreamFinished(reason, usage))
-        while awaiting:
+                        index, call_id, name, value, text, pieces, fails = opened[choice]
+                        if pieces:
+                            items.append(ToolCallDelta(index, pieces.pop(0)))
+                            if draw(st.integers(0, 4)) == 0:
+                                items.append(ToolCallPatch(index, "add", (), {}))
+                        elif fails:
+                            items.append(ToolCallFailed(index, call_id, name, text, draw(names)))
+                            opened.pop(choice)
+                            awaiting.append((call_id, name))
+                        else:
+                            items.append(ToolCallCompleted(ToolCall(call_id, name, value, index)))
+                            opened.pop(choice)
+                            awaiting.append((call_id, name))
+                    maybe_result()
+                    maybe_parse_error()
             maybe_result()
-            if draw(st.booleans()):
-                break
-        maybe_parse_error()
+            maybe_parse_error()
+        last = step == steps - 1
+        if not last or (finish if finish is not None else draw(st.booleans())):
+            usage = draw(st.none() | st.builds(Usage, st.integers(1, 100), st.integers(1, 100)))
+            reason = draw(st.sampled_from(["stop", "tool_calls", "length", "content_filter", "error"]))
+            items.append(StreamFinished(reason, usage))
+            while awaiting:
+                maybe_result()
+                if draw(st.booleans()):
+                    break
+            maybe_parse_error()
     return items

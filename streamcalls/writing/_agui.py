@@ -21,10 +21,13 @@ package's models, generated from the protocol's JSON schema; the deprecated
   ``metadata.error``);
 - a :class:`~streamcalls.ToolResult`: ``TOOL_CALL_RESULT`` (role ``tool``;
   ``metadata.isError`` when the tool failed);
+- each next stream of a tool loop goes on in the same run (its text and calls
+  are new messages);
 - at ``close()``, after the results (nothing may follow a run's end):
-  ``RUN_FINISHED`` (the usage, the finish reason in ``metadata.finishReason``),
-  or ``RUN_ERROR`` when a provider error came (its message; several are joined
-  by a line break) or the stream ended in error.
+  ``RUN_FINISHED`` (a usage entry per stream that sent one, the last stream's
+  finish reason in ``metadata.finishReason``), or ``RUN_ERROR`` when a
+  provider error came (its message; several are joined by a line break) or a
+  stream ended in error.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from .._events import (
     ReasoningCompleted,
     ReasoningStarted,
     StreamFinished,
+    StreamStarted,
     ToolCall,
     ToolCallFailed,
     Usage,
@@ -49,8 +53,8 @@ from ._target import Block, Call, Stream, Target
 __all__ = ("AgUiTarget",)
 
 
-def _usage(stream: Stream, usage: Usage) -> list[dict[str, Any]]:
-    """The counts as one ``TokenUsage`` entry (AG-UI's input total includes the cache counts, as ours does)."""
+def _usage(stream: Stream, usage: Usage) -> dict[str, Any]:
+    """The counts as a ``TokenUsage`` entry (AG-UI's input total includes the cache counts, as ours does)."""
     entry: dict[str, Any] = {}
     for key, value in (
         ("provider", stream.provider),
@@ -64,7 +68,7 @@ def _usage(stream: Stream, usage: Usage) -> list[dict[str, Any]]:
     ):
         if value is not None:
             entry[key] = value
-    return [entry]
+    return entry
 
 
 @register
@@ -74,8 +78,9 @@ class AgUiTarget(Target):
     name = "ag-ui"
     headers = MappingProxyType({"content-type": "text/event-stream", "cache-control": "no-cache"})
     response_id_prefix = "run_"
+    steps = True
 
-    __slots__ = ("_cause", "_errors", "_parent", "_thread")
+    __slots__ = ("_cause", "_errors", "_parent", "_thread", "_usage")
 
     def __init__(self, stream: Stream) -> None:
         super().__init__(stream)
@@ -83,6 +88,7 @@ class AgUiTarget(Target):
         self._parent: str | None = None  # the assistant message the next call belongs to
         self._errors: list[ProviderError] = []
         self._cause: str | None = None  # why a stream that ended in error did, when no provider error says
+        self._usage: list[dict[str, Any]] = []  # an entry per stream that sent its counts
 
     def _run(self) -> dict[str, Any]:
         return {"threadId": self._thread, "runId": self.stream.response_id}
@@ -90,6 +96,10 @@ class AgUiTarget(Target):
     def start(self) -> bytes:
         self._thread = self.stream.thread_id or self.stream.new_id("thread_")
         return sse({"type": "RUN_STARTED", **self._run()})
+
+    def step(self, started: StreamStarted) -> bytes:
+        self._parent = None  # the next turn's calls belong to a message of their own
+        return b""
 
     def text_start(self, block: Block) -> bytes:
         block.id = self._parent = self.stream.new_id("msg_")
@@ -168,16 +178,17 @@ class AgUiTarget(Target):
         return b""
 
     def finish(self, finished: StreamFinished) -> bytes:
-        cause = self.stream.parse_error
-        self._cause = cause.message if cause is not None else "the stream ended in an error"
+        if finished.usage is not None:
+            self._usage.append(_usage(self.stream, finished.usage))
+        if finished.reason == "error" and self._cause is None:
+            cause = self.stream.parse_error
+            self._cause = cause.message if cause is not None else "the stream ended in an error"
         return b""  # written at the end, after the results
 
     def end(self) -> bytes:
-        stream = self.stream
-        finished = stream.finished
+        finished = self.stream.finished
         assert finished is not None  # (the writer finishes the stream before its end)
-        usage = None if finished.usage is None else _usage(stream, finished.usage)
-        if self._errors or finished.reason == "error":
+        if self._errors or self._cause is not None:
             if self._errors:
                 message = "\n".join(error.message for error in self._errors)
                 code = next((error.code for error in self._errors if error.code), None)
@@ -186,11 +197,11 @@ class AgUiTarget(Target):
             failed: dict[str, Any] = {"type": "RUN_ERROR", "message": message}
             if code is not None:
                 failed["code"] = code
-            if usage is not None:
-                failed["usage"] = usage
+            if self._usage:
+                failed["usage"] = self._usage
             return sse(failed)
         done: dict[str, Any] = {"type": "RUN_FINISHED", **self._run()}
-        if usage is not None:
-            done["usage"] = usage
+        if self._usage:
+            done["usage"] = self._usage
         done["metadata"] = {"finishReason": finished.reason}
         return sse(done)

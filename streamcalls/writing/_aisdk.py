@@ -7,7 +7,8 @@ from them, ``ui-message-stream-headers.ts`` the response headers, protocol
 ``v1``).  What each event writes:
 
 - the start: ``start`` (``messageId``: the response id, where one is named),
-  ``start-step``;
+  ``start-step``; each next stream of a tool loop is a step of the same
+  message: ``start-step`` again;
 - a text block: ``text-start``, a ``text-delta`` per delta, ``text-end``; a
   reasoning block: ``reasoning-start``, ``reasoning-delta``, ``reasoning-end``
   (ids ``text-N``, ``reasoning-N``: the block's number); a signature, a redacted
@@ -21,8 +22,9 @@ from them, ``ui-message-stream-headers.ts`` the response headers, protocol
 - a provider error: ``error``, at once (the stream goes on);
 - the finish: ``finish-step`` (an ``error`` first when the stream ended in error
   with no provider error, with the last parse error's message), then at
-  ``close()`` ``finish`` (``finishReason``; the usage in ``messageMetadata``)
-  and ``[DONE]``: tool results may come between them.
+  ``close()`` ``finish`` (the last step's ``finishReason``; the usage, summed
+  over the steps, in ``messageMetadata``) and ``[DONE]``: tool results, and
+  the next steps, may come between them.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from .._events import (
     ReasoningCompleted,
     ReasoningStarted,
     StreamFinished,
+    StreamStarted,
     ToolCall,
     ToolCallFailed,
     Usage,
@@ -55,6 +58,15 @@ _FINISH_REASONS = {
 }
 _START_STEP = sse({"type": "start-step"})
 _FINISH_STEP = sse({"type": "finish-step"})
+
+
+def _total(usages: list[Usage]) -> Usage:
+    """The steps' counts added up (a count no step sent stays None)."""
+    if len(usages) == 1:
+        return usages[0]
+    fields = Usage.__struct_fields__
+    sums = [[getattr(usage, name) for usage in usages if getattr(usage, name) is not None] for name in fields]
+    return Usage(*(sum(found) if found else None for found in sums))
 
 
 def _usage(usage: Usage) -> dict[str, Any]:
@@ -96,11 +108,18 @@ class AiSdkTarget(Target):
         }
     )
 
-    __slots__ = ("_error_written",)
+    steps = True
+
+    __slots__ = ("_error_written", "_usages")
 
     def __init__(self, stream: Stream) -> None:
         super().__init__(stream)
-        self._error_written = False  # an error chunk went out
+        self._error_written = False  # an error chunk went out, in this step
+        self._usages: list[Usage] = []  # each step's
+
+    def step(self, started: StreamStarted) -> bytes:
+        self._error_written = False
+        return _START_STEP
 
     def start(self) -> bytes:
         head: dict[str, Any] = {"type": "start"}
@@ -183,6 +202,8 @@ class AiSdkTarget(Target):
         return sse({"type": "error", "errorText": error.message})
 
     def finish(self, finished: StreamFinished) -> bytes:
+        if finished.usage is not None:
+            self._usages.append(finished.usage)
         if finished.reason == "error" and not self._error_written:
             cause = self.stream.parse_error
             message = cause.message if cause is not None else "the stream ended in an error"
@@ -196,6 +217,6 @@ class AiSdkTarget(Target):
             "type": "finish",
             "finishReason": _FINISH_REASONS.get(finished.reason, "other"),
         }
-        if finished.usage is not None:
-            finish["messageMetadata"] = {"usage": _usage(finished.usage)}
+        if self._usages:
+            finish["messageMetadata"] = {"usage": _usage(_total(self._usages))}
         return sse(finish) + DONE

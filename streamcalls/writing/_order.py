@@ -7,7 +7,11 @@ and an event out of that order raises :class:`~streamcalls.UsageError`
 naming it:
 
 - :class:`~streamcalls.StreamStarted` at most once, first (only parse errors
-  before it); without one, the start is written before the first other event;
+  before it); without one, the start is written before the first other event.
+  A target that takes ``steps`` (the chat UI protocols) takes a
+  ``StreamStarted`` after a :class:`~streamcalls.StreamFinished` too: the
+  next stream of a tool loop, whose calls number from 0 again (their ids stay
+  unique: results find their call by id);
 - a reasoning block holds only its deltas (and parse errors) until its
   :class:`~streamcalls.ReasoningCompleted`; bare reasoning deltas (a text
   detector's) are a block ended by the next other event;
@@ -15,8 +19,8 @@ naming it:
   (a new index, an id no other call has) and its completion or failure;
 - a :class:`~streamcalls.ProviderError` comes with no call open (open calls
   fail first), and the stream may go on after it;
-- :class:`~streamcalls.StreamFinished` once, with no call or block open;
-  after it only results and parse errors;
+- :class:`~streamcalls.StreamFinished` once per stream, with no call or block
+  open; after it only results, parse errors and the next stream's start;
 - a :class:`~streamcalls.ToolResult` names a call that has ended, once.
 
 ``close()`` ends what is open when no finish came (a call still open fails)
@@ -173,6 +177,7 @@ class EventOrder:
         if stream.response_id is None and prefix is not None:
             stream.response_id = stream.new_id(prefix)
         self._phase = Phase.OPEN
+        stream.steps = 1
         return self._target.start()
 
     def _content(self, event: object) -> bytes:
@@ -229,9 +234,21 @@ class EventOrder:
     # -- one step per event --------------------------------------------------------------------------
 
     def _stream_started(self, event: StreamStarted) -> bytes:
-        if self._phase is not Phase.WAITING:
-            raise _misplaced(event, "the stream has already begun (StreamStarted comes once, first)")
         stream = self.stream
+        phase = self._phase
+        if phase is Phase.FINISHED and self._target.steps:  # the next stream: a step
+            self._phase = Phase.OPEN
+            stream.provider = event.provider
+            stream.calls = {}
+            stream.finished = None
+            stream.steps += 1
+            self._ended_any = False
+            return self._target.step(event)
+        if phase is not Phase.WAITING:
+            why = "the stream has already begun (StreamStarted comes once, first)"
+            if phase is Phase.FINISHED:
+                why = f"the stream has finished, and {self._target.name!r} writes one stream"
+            raise _misplaced(event, why)
         stream.provider = event.provider
         if stream.model is None:
             stream.model = event.model

@@ -6,7 +6,9 @@ writer's event order (:mod:`streamcalls.writing._order`), which calls a
 target's steps in an order every target can rely on:
 
 - ``start()`` once, before anything else the stream writes (only
-  ``parse_error`` may come before it);
+  ``parse_error`` may come before it); for a target that takes ``steps``
+  (several streams in a row: a tool loop's model turns), ``step()`` where
+  each next stream begins, after the last one's ``finish``;
 - text in blocks: ``text_start``, ``text`` for each non-empty delta,
   ``text_end`` (a block ends where reasoning, a call's start, a signature, an
   error or the finish comes); ``text_signature`` for a signature on no text;
@@ -15,8 +17,8 @@ target's steps in an order every target can rely on:
 - each call: ``call_start``, ``call_delta`` for each non-empty fragment, then
   ``call_end`` or ``call_failed``; calls may overlap one another and text;
 - ``error`` for each provider error, with no call open;
-- ``finish`` once, with no block and no call open; after it only
-  ``result`` and ``parse_error``;
+- ``finish`` once per stream, with no block and no call open; after it only
+  ``result``, ``parse_error`` and (``steps``) the next ``step``;
 - ``result`` for a call that has ended, once per call, at any time after;
 - ``end()`` last, at the writer's ``close()``.
 
@@ -37,6 +39,7 @@ from .._events import (
     ReasoningCompleted,
     ReasoningStarted,
     StreamFinished,
+    StreamStarted,
     ToolCall,
     ToolCallFailed,
 )
@@ -93,6 +96,7 @@ class Stream:
         "parse_error",
         "provider",
         "response_id",
+        "steps",
         "thread_id",
     )
 
@@ -107,13 +111,15 @@ class Stream:
         self.thread_id = thread_id
         """The conversation the response belongs to, if the caller named one (AG-UI's ``threadId``)."""
         self.calls: dict[int, Call] = {}
-        """Every call started, by index."""
+        """Every call started, by index (the current step's: each stream numbers its calls from 0)."""
         self.errors = 0
         """How many provider errors came."""
         self.parse_error: ParseError | None = None
         """The last parse error, if any came."""
         self.finished: StreamFinished | None = None
-        """The end, once it came."""
+        """The end, once it came (the current step's)."""
+        self.steps = 0
+        """How many streams began: 1, then 2, ... for a target that takes ``steps``."""
 
     @staticmethod
     def new_id(prefix: str) -> str:
@@ -139,6 +145,10 @@ class Target(ABC):
     """Generate a response id with this prefix when neither the caller nor the stream named one."""
     call_id_prefix: ClassVar[str] = "call_"
     """The prefix of the ids generated for calls that came without one."""
+    steps: ClassVar[bool] = False
+    """It takes several streams in a row, one step each (a tool loop's model turns, in one chat UI
+    message): a :class:`~streamcalls.StreamStarted` after a :class:`~streamcalls.StreamFinished`
+    begins the next.  A provider's response is one stream: False."""
 
     __slots__ = ("stream",)
 
@@ -148,6 +158,10 @@ class Target(ABC):
     @abstractmethod
     def start(self) -> bytes:
         """The stream begins (``stream`` holds its provider, model and response id)."""
+
+    def step(self, started: StreamStarted) -> bytes:
+        """The next stream begins (``steps``), after the last one's ``finish``."""
+        return b""
 
     def text_start(self, block: Block) -> bytes:
         """A text block begins; its first ``text`` follows."""
