@@ -55,8 +55,10 @@ class StreamWriter(EventOrder):
     stream).  Text, reasoning and each call's argument fragments are written
     delta by delta, as they come.
 
-    ``target``: a provider name, or ``"ai-sdk"`` (the Vercel AI SDK's UI
-    message stream, what ``useChat`` reads) or ``"ag-ui"`` (AG-UI events).
+    ``target``: ``"ai-sdk"`` (the Vercel AI SDK's UI message stream, what
+    ``useChat`` reads) or ``"ag-ui"`` (AG-UI events); a provider's name
+    once its writer is registered (until then :class:`~streamcalls.UsageError`
+    says it is not available yet).
     ``model`` and ``response_id`` are written where the target names them,
     over what the stream's :class:`~streamcalls.StreamStarted` says (the
     ``messageId`` of ``"ai-sdk"``, the ``runId`` of ``"ag-ui"``, generated

@@ -12,14 +12,21 @@ here, reviewed by eye against the package's ``process-ui-message-stream.ts``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
+import socket
 import subprocess
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypercorn.asyncio import serve
+from hypercorn.config import Config
 
 import streamcalls
 import streamcalls.testing
@@ -40,9 +47,11 @@ from streamcalls import (
     Usage,
     write_stream,
 )
+from tests.docblocks import DOCS, SERVER, blocks, served
 from tests.ui_streams import Item
 
 ROOT = Path(__file__).resolve().parent.parent
+GUIDE = DOCS / "guide" / "writing-streams.md"
 MODULES = ROOT / ".node" / "node_modules"
 READER = ROOT / "tests" / "js" / "read_ui_message_stream.mjs"
 
@@ -258,3 +267,84 @@ def test_the_ai_package_reads_the_recordings(tmp_path: Path) -> None:
             (f"tool-{c.name}", c.id, c.arguments, "input-available") for c in turn.calls
         ]
         assert read["finishReason"] == "tool-calls"
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """An ASGI app served by hypercorn on a loopback port, in a thread of its own; yields its URL."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    port = sock.getsockname()[1]
+    config = Config()
+    config.bind = [f"fd://{sock.detach()}"]
+    loop = asyncio.new_event_loop()
+    stop: list[asyncio.Event] = []
+    started = threading.Event()
+
+    async def run() -> None:
+        stop.append(asyncio.Event())
+        started.set()
+        await serve(app, config, shutdown_trigger=stop[0].wait)
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(run(),))
+    thread.start()
+    started.wait()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        loop.call_soon_threadsafe(stop[0].set)
+        thread.join(timeout=30)
+        loop.close()
+
+
+def test_the_guides_endpoint_answers_use_chat() -> None:
+    """The guide's endpoint, served over HTTP in front of the replay server: the ai package's chat transport
+    (what useChat uses) posts to it with fetch and builds the message the tool loop streamed."""
+    command = node_reader()
+    (program,) = [block for block in blocks(GUIDE) if block.kind == "program"]
+    with served(*program.serve) as upstream:
+        module: dict[str, Any] = {"__name__": "chat"}  # as `hypercorn chat:app` imports it
+        exec(compile(program.code.replace(SERVER, upstream), program.where, "exec"), module)
+        with serving(module["app"]) as url:
+            done = subprocess.run(
+                [*command, "--url", f"{url}/api/chat"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+    assert done.returncode == 0, done.stderr
+    read = json.loads(done.stdout)
+    assert read["errors"] == []
+    assert read["finishReason"] == "stop"
+    parts = read["message"]["parts"]
+    assert parts == [
+        {"type": "step-start"},
+        {
+            "type": "text",
+            "text": "Let me check the weather in Paris and the Louvre's opening hours for Saturday.",
+            "state": "done",
+        },
+        {
+            "type": "tool-get_weather",
+            "toolCallId": "call_weather",
+            "state": "output-available",
+            "input": {"city": "Paris", "unit": "celsius"},
+            "output": '{"city":"Paris","temperature":21,"unit":"celsius"}',
+        },
+        {
+            "type": "tool-get_opening_hours",
+            "toolCallId": "call_hours",
+            "state": "output-available",
+            "input": {"place": "Musée du Louvre", "day": "Saturday", "lang": "en"},
+            "output": "Musée du Louvre is open 09:00-18:00 on Saturday",
+        },
+        {"type": "step-start"},
+        {
+            "type": "text",
+            "text": "Saturday looks good: sunny and 21 °C in Paris. The Musée du Louvre is open 09:00-18:00, "
+            "so see it in the morning and keep the afternoon for a walk along the Seine.",
+            "state": "done",
+        },
+    ]
