@@ -43,7 +43,8 @@ from streamcalls import (
     write_stream,
 )
 from streamcalls._writer import target_class
-from streamcalls.writing import TARGETS, Block, Call, Target, register
+from streamcalls.writing import TARGETS, Block, Call, EventOrder, Target, register
+from streamcalls.writing._sse import sse
 from tests.support import bytewise, corpus, feed_chunks
 from tests.ui_streams import Item, event_lists
 
@@ -424,3 +425,71 @@ def test_a_name_is_registered_once() -> None:
     with pytest.raises(UsageError, match="a target named 'test-steps' is registered already"):
         register(NdjsonTarget)
     assert target_class("test-steps") is NdjsonTarget
+
+
+class Plain(Target):
+    """The fewest steps a target must write: the text, and each call when it ends."""
+
+    name = "test-plain"
+    steps = True
+
+    __slots__ = ()
+
+    def start(self) -> bytes:
+        return b"<"
+
+    def text(self, block: Block, text: str) -> bytes:
+        return text.encode()
+
+    def reasoning(self, block: Block, text: str) -> bytes:
+        return b""
+
+    def call_start(self, call: Call) -> bytes:
+        return b""
+
+    def call_delta(self, call: Call, fragment: str) -> bytes:
+        return b""
+
+    def call_end(self, call: Call, completed: ToolCall) -> bytes:
+        return f"[{call.name}]".encode()
+
+    def call_failed(self, call: Call, failed: ToolCallFailed) -> bytes:
+        return b"[failed]"
+
+    def error(self, error: ProviderError) -> bytes:
+        return b"!"
+
+    def finish(self, finished: StreamFinished) -> bytes:
+        return b">"
+
+
+@settings(max_examples=50, deadline=None)
+@given(items=event_lists())
+def test_a_target_needs_only_its_required_steps(items: list[Item]) -> None:
+    """A target that writes only what the abstract steps give takes every event list; the others write
+    nothing by default."""
+    order = EventOrder(Plain)
+    written = b"".join([*map(order.send, items), order.close()]).decode()
+    wanted = "<"
+    finished = False
+    for item in items:
+        if isinstance(item, (StreamStarted, StreamFinished)):
+            finished = isinstance(item, StreamFinished)
+        if isinstance(item, TextDelta):
+            wanted += item.text
+        elif isinstance(item, ToolCallCompleted):
+            wanted += f"[{item.call.name}]"
+        elif isinstance(item, ToolCallFailed):
+            wanted += "[failed]"
+        elif isinstance(item, ProviderError):
+            wanted += "!"
+        elif isinstance(item, StreamFinished):
+            wanted += ">"
+    if not finished:
+        wanted += ">"  # close() finishes the stream
+    assert written == wanted
+
+
+def test_server_sent_events_with_a_name() -> None:
+    assert sse({"a": "b\nc"}, "ping") == b'event: ping\ndata: {"a":"b\\nc"}\n\n'
+    assert sse([1]) == b"data: [1]\n\n"
