@@ -405,6 +405,31 @@ def test_a_target_gets_its_steps_in_order() -> None:
     assert steps(writer.close()) == [["end"]]
 
 
+def test_a_call_may_end_with_the_id_the_model_gave() -> None:
+    """A call found in the text may end with the model's own id, given after it started: its result may
+    name either; the wire keeps the id the call started with."""
+    body = write_ndjson(
+        [
+            ToolCallStarted(0, "call_gen_0", "get"),
+            ToolCallCompleted(ToolCall("a1b2c3d4e", "get", {})),
+            ToolResult("a1b2c3d4e", "get", "ok"),
+        ]
+    )
+    assert steps(body)[1:4] == [
+        ["call_start", 0, "call_gen_0", "get"],
+        ["call_end", 0, {}, False],
+        ["result", 0, "get", "ok"],
+    ]
+    writer = NdjsonWriter()
+    before: list[Item] = [START, DONE, ToolCallStarted(1, "call_2", "g")]
+    for event in before:
+        writer.send(event)
+    with pytest.raises(
+        UsageError, match=r"^ToolCallCompleted\(index=1\) out of order: id 'call_1' is call 0's"
+    ):
+        writer.send(ToolCallCompleted(ToolCall("call_1", "g", {}, 1)))
+
+
 def test_a_result_comes_with_its_call() -> None:
     body = write_ndjson(
         [

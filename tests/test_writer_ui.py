@@ -73,8 +73,11 @@ def test_ag_ui_events_are_the_protocol_models(items: list[Item]) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_every_recording_reads_back(case: Case) -> None:
-    """Whatever the parser emits is written, and reads back to the same (the corpus' expected events)."""
+    """Whatever the parser emits is written, and reads back to the same (the corpus' expected events), with
+    a result for each call that ended, named by the id it ended with (as run_tools names it)."""
     events: list[Item] = list(case.expected())
+    events += [ToolResult(e.call.id, e.call.name, "done") for e in events if isinstance(e, ToolCallCompleted)]
+    events += [ToolResult(e.id, e.name, "failed", True) for e in events if isinstance(e, ToolCallFailed)]
     for target in TARGETS:
         body = write_stream(events, target)  # type: ignore[arg-type]
         read = read_ai_sdk(body) if target == "ai-sdk" else read_ag_ui(body)

@@ -91,6 +91,7 @@ def expected(items: list[Item], target: str) -> Read:
     causes: list[str] = []
     timeline: list[str] = []  # the errors in the order the AI SDK's stream has them
     usages: list[Usage] = []
+    wire_id: dict[str, str] = {}  # the id a call ended with -> the one it started with, which the wire has
 
     def end_block() -> None:
         nonlocal block, bare
@@ -130,9 +131,11 @@ def expected(items: list[Item], target: str) -> Read:
             case ToolCallDelta(index=index, arguments_delta=fragment):
                 streamed[step, index] += fragment
             case ToolCallCompleted(call=call):
+                wire_id[call.id] = open_calls[call.index][0]
                 ended[step, call.index] = (*open_calls.pop(call.index), call.arguments)
                 completed_any = True
-            case ToolCallFailed(index=index, raw=raw, error=error):
+            case ToolCallFailed(index=index, id=call_id, raw=raw, error=error):
+                wire_id[call_id] = open_calls[index][0]
                 raw = streamed[step, index] if target == "ag-ui" else raw
                 ended[step, index] = (*open_calls.pop(index), raw, error)
             case ParseError(message=message):
@@ -144,7 +147,7 @@ def expected(items: list[Item], target: str) -> Read:
             case StreamFinished():
                 finish(item)
             case ToolResult(call_id=call_id, content=content, is_error=is_error):
-                read.results.append((call_id, content, is_error))
+                read.results.append((wire_id.get(call_id, call_id), content, is_error))
     if finished is None:
         cut = bool(open_calls) or (block is not None and not bare)
         finish(StreamFinished("error" if cut else "tool_calls" if completed_any else "stop"))

@@ -21,7 +21,9 @@ naming it:
   fail first), and the stream may go on after it;
 - :class:`~streamcalls.StreamFinished` once per stream, with no call or block
   open; after it only results, parse errors and the next stream's start;
-- a :class:`~streamcalls.ToolResult` names a call that has ended, once.
+- a :class:`~streamcalls.ToolResult` names a call that has ended, once (by
+  the id it started with, or the one it ended with: a call found in the text
+  may end with the model's own id).
 
 ``close()`` ends what is open when no finish came (a call still open fails)
 and finishes the stream: ``"error"`` if something was cut, else
@@ -322,19 +324,28 @@ class EventOrder:
         self._open_call(event, event.index)
         return b""  # what the deltas say already
 
+    def _end_call(self, event: ToolCallCompleted | ToolCallFailed, call: Call, call_id: str) -> None:
+        """The call ends.  A call found in the text may end with the model's own id, given after it
+        started (the parser adopts it): its result may name either id; the wire keeps the first."""
+        if call_id and call_id != call.id:
+            other = self._ids.setdefault(call_id, call)
+            if other is not call:
+                raise _misplaced(event, f"id {call_id!r:.80} is call {other.index}'s already")
+        del self._open[call.index]
+        call.ended = True
+
     def _call_completed(self, event: ToolCallCompleted) -> bytes:
         completed = event.call
         call = self._open_call(event, completed.index)
         out = b"" if self._reasoning is None else self._content(event)
-        del self._open[call.index]
-        call.ended = self._ended_any = True
+        self._end_call(event, call, completed.id)
+        self._ended_any = True
         return out + self._target.call_end(call, completed)
 
     def _call_failed(self, event: ToolCallFailed) -> bytes:
         call = self._open_call(event, event.index)
         out = b"" if self._reasoning is None else self._content(event)
-        del self._open[call.index]
-        call.ended = True
+        self._end_call(event, call, event.id)
         return out + self._target.call_failed(call, event)
 
     def _provider_error(self, event: ProviderError) -> bytes:
