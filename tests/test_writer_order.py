@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import typing
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,6 +31,7 @@ from streamcalls import (
     StreamFinished,
     StreamStarted,
     StreamWriter,
+    TargetName,
     TextDelta,
     TextSignature,
     ToolCall,
@@ -43,6 +45,7 @@ from streamcalls import (
     write_stream,
 )
 from streamcalls._writer import target_class
+from streamcalls.providers import ADAPTERS, ALIASES
 from streamcalls.writing import TARGETS, Block, Call, EventOrder, Target, register
 from streamcalls.writing._sse import sse
 from tests.support import bytewise, corpus, feed_chunks
@@ -518,3 +521,20 @@ def test_a_target_needs_only_its_required_steps(items: list[Item]) -> None:
 def test_server_sent_events_with_a_name() -> None:
     assert sse({"a": "b\nc"}, "ping") == b'event: ping\ndata: {"a":"b\\nc"}\n\n'
     assert sse([1]) == b"data: [1]\n\n"
+
+
+def literal_names(kind: object) -> set[str]:
+    """The strings of a Literal, nested Literals flattened."""
+    return {
+        name
+        for arg in typing.get_args(kind)
+        for name in ([arg] if isinstance(arg, str) else literal_names(arg))
+    }
+
+
+def test_target_name_lists_every_target() -> None:
+    """TargetName (for mypy) and the names a writer takes at run time are the same: the chat UI protocols,
+    every provider but "text", and the aliases of OpenAI Chat's."""
+    chat_uis = {name for name in TARGETS if name != NdjsonTarget.name}
+    providers = {name for name in ADAPTERS if name != "text"}
+    assert literal_names(TargetName) == chat_uis | providers | set(ALIASES)
