@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import guard, ijson_rows, live, report, textformats, turns
+from . import guard, ijson_rows, live, report, textformats, turns, writing
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -96,7 +96,10 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         streams = make()
         _log(f"{title}: {', '.join(s.key for s in streams)}")
         results += measure_group(
-            streams, CONTENDERS + textformats.FORMAT_CONTENDERS + turns.CONTENDERS, settings, _log
+            streams,
+            CONTENDERS + textformats.FORMAT_CONTENDERS + turns.CONTENDERS + writing.CONTENDERS,
+            settings,
+            _log,
         )
         _log(f"  {time.perf_counter() - group_start:.1f} s")
         del streams
@@ -132,6 +135,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         + live.targets(results)
         + textformats.targets(results)
         + turns.targets(results, encoding)
+        + writing.targets(results)
     )
     sections = [
         ("Targets", report.markdown_targets(checks)),
@@ -141,6 +145,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         ("Open-weight text formats, and prose under every detector", textformats.markdown_formats(results)),
         ("Turns: accumulating one, and writing it back", turns.markdown_turns(results, encoding)),
         ("Measured and left out: ijson, on the same bytes", ijson_rows.markdown_ijson(results)),
+        ("Writing a stream back out: the AI SDK's UI message stream", writing.markdown_writing(results)),
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
         ("Endurance and load", _endurance_and_load(long_run, loaded)),
