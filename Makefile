@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test docs site-check fuzz bench clean
+.PHONY: demo test docs site-check node-check fuzz bench clean
 
 LINTED := streamcalls tests benchmarks fuzz docs/_ext
 FUZZ_SECONDS ?= 600
@@ -70,6 +70,17 @@ SITE_CHECK = env CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) $(PY) -m test
 site-check: $(VENV)/.dev-installed
 	$(SITE_CHECK)
 
+# The "ai-sdk" writer's output read by the AI SDK's own client code (tests/test_writer_node.py):
+# the pinned ai package, installed into .node/ (git-ignored) by npm.  ai 6 runs on Node 18 and
+# later (ai 7 wants 22).  STREAMCALLS_NODE_CHECK=1: a missing package fails the test, not skips it.
+AI_SDK_VERSION := 6.0.325
+NODE_AI := .node/.ai-$(AI_SDK_VERSION)
+$(NODE_AI):
+	npm install --prefix .node --no-save --no-package-lock --no-audit --no-fund --loglevel=error ai@$(AI_SDK_VERSION)
+	touch $@
+node-check: $(VENV)/.dev-installed $(NODE_AI)
+	STREAMCALLS_NODE_CHECK=1 $(PY) -m pytest -q -p no:cacheprovider tests/test_writer_node.py
+
 # Every check runs, even after one fails, and the last lines are the verdict: one
 # line per check.  The fuzz gate (fuzz/gate.py: a fixed seed and a fixed number of
 # inputs, so the same code always gets the same verdict) prints one line and keeps
@@ -87,6 +98,9 @@ test: $(VENV)/.dev-installed
 	check "fuzz gate (atheris, fixed seed)" $(PY) fuzz/gate.py; \
 	if [ -x $(CHROMIUM) ] && [ -x $(CHROMEDRIVER) ]; then check "site in a browser (make site-check)" $(SITE_CHECK); \
 	else verdict="$$verdict  skipped site in a browser: needs $(CHROMIUM) and $(CHROMEDRIVER) (apt-get install chromium chromium-driver)\n"; fi; \
+	if command -v npm >/dev/null && node -e 'process.exit(+(process.versions.node.split(".")[0] < 18))' 2>/dev/null; \
+	then check "ai-sdk stream read by the ai package in Node (make node-check)" $(MAKE) --no-print-directory node-check; \
+	else verdict="$$verdict  skipped ai-sdk stream in Node: needs node 18 or later and npm\n"; fi; \
 	rm -f .coverage .coverage.*; \
 	check "pytest" $(PY) -m coverage run -m pytest; \
 	echo "== coverage"; $(PY) -m coverage combine --quiet; \
@@ -104,9 +118,11 @@ fuzz: $(VENV)/.dev-installed
 	$(PY) fuzz/run.py -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1
 
 # Benchmark against the SDK accumulators and the re-parse approach; prints the
-# tables and writes benchmarks/results/latest.json and chart.png.
+# tables and writes benchmarks/results/latest.json and chart.png, then ends with
+# the regression guard: each row against the committed latest.json (a row more
+# than 15% slower as a ratio to its floor, a missing row, memory over budget).
 bench: $(VENV)/.bench-installed
 	$(PY) -m benchmarks
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis site build .coverage .coverage.*
+	rm -rf $(VENV) .node .mypy_cache .ruff_cache .pytest_cache .hypothesis site build .coverage .coverage.*

@@ -5,19 +5,23 @@ arguments, short budgets) for checking changes; ``python -m benchmarks
 --profile openai-4x2KB`` prints where streamcalls spends its time on one
 stream instead of benchmarking; ``python -m benchmarks --formats`` runs only
 the open-weight text formats' rows (streams of calls in each format, prose
-under the default and every detector).
+under the default and every detector).  Every run ends with the regression
+guard (:mod:`benchmarks.guard`): each row against the committed
+``results/latest.json``; ``python -m benchmarks --guard FILE`` prints that
+block for a results file written before.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import live, report, textformats, turns
+from . import guard, ijson_rows, live, report, textformats, turns, writing
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -92,8 +96,18 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         streams = make()
         _log(f"{title}: {', '.join(s.key for s in streams)}")
         results += measure_group(
-            streams, CONTENDERS + textformats.FORMAT_CONTENDERS + turns.CONTENDERS, settings, _log
+            streams,
+            CONTENDERS + textformats.FORMAT_CONTENDERS + turns.CONTENDERS + writing.CONTENDERS,
+            settings,
+            _log,
         )
+        _log(f"  {time.perf_counter() - group_start:.1f} s")
+        del streams
+    for title, make, settings in ijson_rows.groups(quick):
+        group_start = time.perf_counter()
+        streams = make()
+        _log(f"{title}: {', '.join(s.key for s in streams)}")
+        results += measure_group(streams, ijson_rows.CONTENDERS, settings, _log)
         _log(f"  {time.perf_counter() - group_start:.1f} s")
         del streams
     _log("memory (tracemalloc)")
@@ -121,6 +135,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         + live.targets(results)
         + textformats.targets(results)
         + turns.targets(results, encoding)
+        + writing.targets(results)
     )
     sections = [
         ("Targets", report.markdown_targets(checks)),
@@ -129,6 +144,8 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         ("Live arguments: a partial value after every delta", live.markdown_live(results)),
         ("Open-weight text formats, and prose under every detector", textformats.markdown_formats(results)),
         ("Turns: accumulating one, and writing it back", turns.markdown_turns(results, encoding)),
+        ("Measured and left out: ijson, on the same bytes", ijson_rows.markdown_ijson(results)),
+        ("Writing a stream back out: the AI SDK's UI message stream", writing.markdown_writing(results)),
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
         ("Endurance and load", _endurance_and_load(long_run, loaded)),
@@ -164,11 +181,28 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         "turn_encoding": encoding,
     }
     name = "quick" if quick else "latest"
+    committed, against = guard.committed_results(RESULTS / "latest.json")  # before it is overwritten
+    verdicts = guard.compare(payload, committed)
+    payload["guard"] = {
+        "threshold": guard.THRESHOLD,
+        "against": against,
+        "rows": {v.row: v.now.__dict__ for v in verdicts if v.now is not None},
+        "flagged": [v.row for v in verdicts if v.flagged],
+    }
     report.write_json(out_dir / f"{name}.json", payload)
     written = [str(out_dir / f"{name}.json")]
     if chart and report.write_chart(out_dir / f"{'quick-' if quick else ''}chart.png", results):
         written.append(str(out_dir / f"{'quick-' if quick else ''}chart.png"))
     print(f"\nwrote {', '.join(written)}")
+    print(f"\n### Regression guard\n\n{guard.markdown_guard(verdicts, against, quick=quick)}")
+    return 0
+
+
+def guard_only(path: Path) -> int:
+    """``--guard FILE``: the guard's block for a results file written before."""
+    committed, against = guard.committed_results(RESULTS / "latest.json")
+    now = json.loads(path.read_text())
+    print(guard.markdown_guard(guard.compare(now, committed), against, quick=bool(now.get("quick"))))
     return 0
 
 
@@ -182,7 +216,10 @@ def _endurance_and_load(long_run: dict[str, Any], loaded: dict[str, Any]) -> str
             f"resident memory {long_run['rss_before_mb']:.0f} MB before, {long_run['rss_after_mb']:.0f} MB after |",
             f"| {loaded['streams']} streams, {loaded['concurrent']} at once, one event loop, real sockets "
             f"| {loaded['exact']} exact, {loaded['streams_per_s']:.0f} streams/s, "
-            f"peak resident memory {loaded['peak_rss_mb']:.0f} MiB |",
+            f"peak resident memory {loaded['peak_rss_mb']:.0f} MiB; the parser (its feed and close "
+            f"calls, timed inside the run) took {loaded['parser_share']:.0%} of the process's CPU time "
+            f"({loaded['parser_s']:.1f} of {loaded['cpu_s']:.1f} s; client, replay server, httpx and the "
+            "event loop share the process) |",
         ]
     )
 
@@ -213,7 +250,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--formats", action="store_true", help="only the open-weight text formats' rows (a few minutes)"
     )
+    parser.add_argument(
+        "--guard",
+        type=Path,
+        metavar="FILE",
+        help="only compare a results file written before with the committed latest.json",
+    )
     args = parser.parse_args(argv)
+    if args.guard:
+        return guard_only(args.guard)
     if args.profile:
         from .profile import profile
 

@@ -204,6 +204,15 @@ def targets(results: Sequence[Result], memory: dict[str, Any] | None) -> list[Ta
                     idle["mb"] <= 50,
                 )
             )
+        for row in memory.get("open_calls", ()):
+            out.append(
+                Target(
+                    f"memory: {row['parsers']:,} {row['provider']} parsers each holding an open call",
+                    f"≤ {row['budget_mb']:g} MB",
+                    f"{row['mb']:.1f} MB ({row['bytes_per_parser']:,.0f} B each)",
+                    row["mb"] <= row["budget_mb"],
+                )
+            )
         calls = memory["open_call"]
         for small, large in zip(calls[::2], calls[1::2], strict=True):
             value = large["bytes"] / small["bytes"]
@@ -282,6 +291,11 @@ def markdown_memory(memory: dict[str, Any]) -> str:
         lines.append(
             f"| {idle['parsers']:,} idle {idle['provider']} parsers (first event fed) | "
             f"{idle['mb']:.1f} MB ({idle['bytes_per_parser']:,.0f} B each) |"
+        )
+    for row in memory.get("open_calls", ()):
+        lines.append(
+            f"| {row['parsers']:,} {row['provider']} parsers, each inside a call ({row['fragments']} argument "
+            f"fragments fed) | {row['mb']:.1f} MB ({row['bytes_per_parser']:,.0f} B each) |"
         )
     for call in memory["open_call"]:
         lines.append(

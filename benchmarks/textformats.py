@@ -3,7 +3,11 @@
 ``python -m benchmarks --formats`` runs only these rows.
 
 - ``text-harmony``, ``text-kimi``, ``text-pythonic``, ``text-qwen3_coder``, ``text-glm``,
-  ``text-minimax``, ``text-dsml``, ``text-think``: a plain text stream (4-byte reads) of a short
+  ``text-minimax``, ``text-dsml``, ``text-think``, and the JSON-in-markup formats
+  (``text-jamba``, ``text-internlm``, ``text-apertus``, ``text-cohere_command``,
+  ``text-granite``, ``text-granite_fc``, ``text-phi4_mini``, ``text-xlam``, ``text-longcat``,
+  ``text-nemotron``, ``text-gigachat``, ``text-functionary_v31``, ``text-functionary_v32``):
+  a plain text stream (4-byte reads) of a short
   paragraph, then a call with
   about 4 KB of typed arguments (``streams.make_arguments``: strings, an int, a bool, null,
   arrays of objects), written as the format's chat template (or renderer) writes it, over and
@@ -15,11 +19,13 @@
   ``text-think`` is reasoning
   between ``<think>`` tags (the paragraph again, holding a quoted call that must stay
   reasoning) before each Hermes call, read by ``think`` and ``hermes``.  Linear: the 1 MB
-  stream may cost at most 11x the 100 KB one.
+  stream may cost at most 11x the 100 KB one.  Each also runs under every detector (and its
+  own, where it reads from the text's first character: functionary v3.2).
 - ``text-prose``: 1 MB of markdown prose (code blocks with ``<``, ``[``, ``{``, strikethrough
   ``~~``) and no call, in 4-byte and 64 KiB reads: the default detectors against every
-  registered detector on (but ``think_prompted``, which reads a whole text as reasoning and
-  searches nothing).  Target: every detector costs at most 1.3x the default, and the search
+  registered detector on (but those that read from the text's first character:
+  ``think_prompted``, which reads a whole text as reasoning and searches nothing, and
+  ``functionary_v32``).  Target: every detector costs at most 1.3x the default, and the search
   does not grow with the number of formats (one scan per first character, literal triggers
   folded by prefix).
 """
@@ -31,6 +37,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from streamcalls.cli._floors import floor
 from streamcalls.detectors import DETECTORS
 
 from .contenders import Contender, Run, _streamcalls
@@ -60,7 +67,31 @@ FXML_FORMATS = (
     "gemma4",
     "functiongemma",
 )
-FORMATS = ("harmony", "kimi", "pythonic", "qwen3_coder", "glm", "minimax", "dsml", "think", *FXML_FORMATS)
+FORMATS = (
+    "harmony",
+    "kimi",
+    "pythonic",
+    "qwen3_coder",
+    "glm",
+    "minimax",
+    "dsml",
+    "think",
+    # fjson formats (JSON in markup)
+    "jamba",
+    "internlm",
+    "apertus",
+    "cohere_command",
+    "granite",
+    "granite_fc",
+    "phi4_mini",
+    "xlam",
+    "longcat",
+    "nemotron",
+    "gigachat",
+    "functionary_v31",
+    "functionary_v32",
+    *FXML_FORMATS,
+)
 # The detectors a format's own rows run (its name, unless it needs a call format beside it).
 OWN_DETECT = {"think": ("think", "hermes")}
 SIZES = (100_000, 1_000_000)
@@ -123,6 +154,8 @@ def render(fmt: str, name: str, args: dict[str, Any], number: int = 0) -> str:
         call = json.dumps({"name": name, "arguments": args}, ensure_ascii=False)
         quoted = '<tool_call>{"name": "not_a_call", "arguments": {}}</tool_call>'
         return f"<think>\nThe user wants this done; {quoted} would be wrong here.\n</think>\n\n<tool_call>\n{call}\n</tool_call>"
+    if fmt in _JSON_FORMATS:
+        return _json_format(fmt, name, args, number)
     params = "".join(f'<parameter name="{k}">{_value(v)}</parameter>\n' for k, v in args.items())
     return f'<minimax:tool_call>\n<invoke name="{name}">\n{params}</invoke>\n</minimax:tool_call>'
 
@@ -192,6 +225,47 @@ def render_fxml(fmt: str, name: str, args: dict[str, Any]) -> str:
     return "<start_function_call>call:" + name + _gemma(args, "<escape>") + "<end_function_call>"
 
 
+# The JSON-in-markup formats: (the text before the call object, the text after it), as their
+# templates write them; the object is {"name", "arguments"} unless said otherwise.
+_JSON_FORMATS = {
+    "jamba": ("<tool_calls>[\n    ", "\n]</tool_calls>"),
+    "internlm": ("<|action_start|><|plugin|>\n", "<|action_end|>"),
+    "apertus": ("<|tools_prefix|>[", "]<|tools_suffix|>"),
+    "cohere_command": ("<|START_ACTION|>\n[\n    ", "\n]\n<|END_ACTION|>"),
+    "granite": ("<|tool_call|>[", "]"),
+    "granite_fc": ("<function_call> ", ""),
+    "phi4_mini": ("functools[", "]"),
+    "xlam": ("[", "]"),
+    "longcat": ("<longcat_tool_call>\n", "\n</longcat_tool_call>"),
+    "nemotron": ("<TOOLCALL>[", "]</TOOLCALL>"),
+    "gigachat": ("<|message_sep|>\n\nfunction call<|role_sep|>\n", ""),
+    "functionary_v31": ("", "</function>"),
+    "functionary_v32": ("", ">>>all\n"),
+}
+
+
+def _json_format(fmt: str, name: str, args: dict[str, Any], number: int) -> str:
+    """A call in one of the JSON-in-markup formats (Jamba, InternLM2, Apertus, Cohere Command R7B,
+    Granite 3, granite-20b-fc, Phi-4-mini, xLAM, LongCat, Nemotron Nano v2, GigaChat 3, functionary)."""
+    before, after = _JSON_FORMATS[fmt]
+    arguments = json.dumps(args, ensure_ascii=False)
+    if fmt == "apertus":
+        body = json.dumps({name: args}, ensure_ascii=False)
+    elif fmt == "cohere_command":
+        body = json.dumps(
+            {"tool_call_id": str(number), "tool_name": name, "parameters": args}, ensure_ascii=False
+        )
+    elif fmt == "internlm":
+        body = json.dumps({"name": name, "parameters": args}, ensure_ascii=False)
+    elif fmt == "functionary_v31":
+        body = f"<function={name}>{arguments}"
+    elif fmt == "functionary_v32":
+        body = f">>>{name}\n{arguments}"
+    else:
+        body = json.dumps({"name": name, "arguments": args}, ensure_ascii=False)
+    return before + body + after
+
+
 def kimi_id(name: str, number: int) -> str:
     return f"functions.{name}:{number}"
 
@@ -207,7 +281,14 @@ def format_stream(
     size = 0
     while size < total_bytes:
         name = rng.choice(_TOOL_NAMES)
-        call_id = kimi_id(name, len(calls)) if fmt == "kimi" else ids()  # Kimi's ids are on the wire
+        # Kimi's and Cohere's ids are on the wire.
+        call_id = (
+            kimi_id(name, len(calls))
+            if fmt == "kimi"
+            else str(len(calls))
+            if fmt == "cohere_command"
+            else ids()
+        )
         call = Call(call_id, name, make_arguments(rng, args_bytes))
         calls.append(call)
         part = _markdown_paragraph(rng) + render(fmt, call.name, call.arguments, len(calls) - 1) + "\n\n"
@@ -254,6 +335,14 @@ def _own(fmt: str) -> tuple[str, ...]:
 # Every registered detector, but think_prompted, which reads a whole text as reasoning up to
 # its closing tag (it makes no search at all).
 _EVERY = tuple(name for name, kind in DETECTORS.items() if not kind.opens_text)
+_FLOOR_TIMED = "bytes in: an incremental UTF-8 decode of each read, nothing else"
+
+
+def _with_own(fmt: str) -> tuple[str, ...]:
+    """Every detector, and the format's own even if it reads from the text's first character
+    (functionary v3.2: its first segment opens the text)."""
+    return _EVERY + tuple(name for name in _own(fmt) if name not in _EVERY)
+
 
 FORMAT_CONTENDERS: tuple[Contender, ...] = (
     Contender(
@@ -269,7 +358,7 @@ FORMAT_CONTENDERS: tuple[Contender, ...] = (
         "streamcalls, every detector",
         "bytes in: detect= every registered detector, tools= the schemas",
         _WIRES,
-        lambda s: _parse(s, _EVERY),
+        lambda s: _parse(s, _with_own(s.wire.removeprefix("text-"))),
         baseline="formats-own",
     ),
     Contender(
@@ -288,7 +377,28 @@ FORMAT_CONTENDERS: tuple[Contender, ...] = (
         lambda s: _parse(s, None),
         baseline="formats-default",
     ),
+    # The floor of these streams (an incremental UTF-8 decode of each read, timed in the same rounds):
+    # the reference the regression guard compares every row above with.
+    Contender(
+        "floor",
+        "floor: incremental UTF-8 decode",
+        _FLOOR_TIMED,
+        _WIRES,
+        lambda s: floor(s.framing, s.reads),
+        checked=False,
+        baseline="formats-own",
+    ),
+    Contender(
+        "floor",
+        "floor: incremental UTF-8 decode",
+        _FLOOR_TIMED,
+        frozenset({"text-prose"}),
+        lambda s: floor(s.framing, s.reads),
+        checked=False,
+        baseline="formats-default",
+    ),
 )
+_FORMAT_WIRES = _WIRES | {"text-prose"}
 
 
 def groups(quick: bool) -> list[tuple[str, Any, Settings]]:
@@ -316,7 +426,7 @@ def groups(quick: bool) -> list[tuple[str, Any, Settings]]:
 def markdown_formats(results: Sequence[Result]) -> str:
     lines = ["| stream | contender | runs | ms per stream | MB/s | ratio |", "|---|---|--:|--:|--:|--:|"]
     for r in results:
-        if r.contender not in {c.key for c in FORMAT_CONTENDERS}:
+        if r.wire not in _FORMAT_WIRES:
             continue
         if not r.ok:
             lines.append(f"| {r.stream} | {r.label} | - | - | - | {r.note} |")

@@ -8,7 +8,8 @@ it (tests/test_layering.py holds the one list of layers and checks it):
 ``framing/`` (bytes to records), ``providers/`` and ``detectors/`` (records
 and text to calls), the core at the top level (the events, the call
 assembler, the scanner, the parser), ``codec/``, ``aio/`` (the only I/O),
-``replay/`` and ``cli/``.  This module only re-exports.
+``replay/`` and ``cli/``; the writer (``writing/``: events back into a
+wire's bytes) sits beside the core.  This module only re-exports.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from ._parser import ParserState, StreamParser
 from ._partial import PartialArguments
 from ._results import ToolResult
 from ._turn import ReasoningPart, TextPart, Turn, TurnBuilder, accumulate
+from ._writer import StreamWriter, TargetName, write_stream
 from .codec import (
     Tool,
     ToolContext,
@@ -120,6 +122,8 @@ __all__ = (
     "StreamParser",
     "StreamStalled",
     "StreamStarted",
+    "StreamWriter",
+    "TargetName",
     "TextDelta",
     "TextPart",
     "TextSignature",
@@ -155,4 +159,5 @@ __all__ = (
     "parse",
     "parse_iter",
     "run_tools",
+    "write_stream",
 )

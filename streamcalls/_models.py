@@ -37,7 +37,7 @@ MODEL_FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"qwen3{_SEP}coder|qwen3\.[5-9]", ("qwen3_coder",)),  # Qwen3-Coder, Qwen3.5
     (rf"step{_SEP}3\.5|mimo{_SEP}v2", ("qwen3_coder",)),  # Step-3.5-Flash, MiMo-V2-Flash
     (r"qwen(?:2|3)|qwq", ("hermes", "think")),  # Qwen2.5, Qwen3, QwQ
-    (rf"ernie{_SEP}4\.5", ("hermes", "think")),  # ERNIE-4.5: <tool_call> after </think>
+    (rf"ernie{_SEP}4\.5", ("hermes", "think", "answer")),  # ERNIE-4.5: <tool_call> after </think>
     (rf"glm{_SEP}(?:4\.[5-9]|[5-9](?![0-9]))", ("glm", "think")),  # GLM-4.5, 4.6, 4.7 and later
     (rf"kimi{_SEP}k2", ("kimi", "think")),
     (rf"llama{_SEP}3\.[23]", ("llama", "pythonic")),
@@ -55,6 +55,25 @@ MODEL_FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"lfm{_SEP}2(?![^/]{{0,4}}vl)", ("lfm2", "think")),  # LiquidAI/LFM2-1.2B, LFM2.5 (not LFM2-VL)
     (r"functiongemma", ("functiongemma",)),  # google/functiongemma-270m-it, functiongemma:270m
     (rf"gemma{_SEP}4", ("gemma4", "think")),  # google/gemma-4-31b-it, gemma4:31b
+    # fjson formats (JSON in markup).  Granite 3.x, granite-20b-functioncalling and Granite 4
+    # each write their own markup; xLAM-2 before any Llama family (Llama-xLAM-2-8b-fc-r).
+    (rf"granite{_SEP}3(?:\.[0-9])?(?![0-9b])", ("granite", "think", "answer")),  # 3.0 to 3.3
+    (rf"granite{_SEP}20b{_SEP}function", ("granite_fc",)),
+    (rf"granite{_SEP}4", ("hermes",)),  # Granite 4.0: Hermes blocks
+    (r"xlam", ("xlam", "think")),
+    (r"jamba", ("jamba",)),
+    (rf"hunyuan{_SEP}a13b", ("jamba", "think", "answer")),  # Jamba's markup, in <answer>
+    (rf"internlm{_SEP}?2|intern{_SEP}s1", ("internlm", "think")),  # InternLM2, 2.5; Intern-S1
+    (rf"apertus{_SEP}[0-9]+b{_SEP}instruct", ("apertus", "think")),
+    # Command R7B and A (open weights c4ai-command-*, command-a-reasoning; Ollama's command-r7b,
+    # command-a), not Command R / R+ (2024), which write an older format.
+    (rf"command{_SEP}(?:r7b|a)(?![0-9a-z])", ("cohere_command", "think")),
+    (rf"phi{_SEP}4{_SEP}mini(?![-_ .]?reasoning)|firefunction{_SEP}v2", ("phi4_mini",)),
+    (rf"longcat{_SEP}flash{_SEP}chat", ("longcat",)),
+    (rf"nemotron{_SEP}nano{_SEP}[0-9]+b{_SEP}v2", ("nemotron", "think")),  # not Nemotron 3 Nano
+    (rf"gigachat{_SEP}3(?:\.1)?(?![.0-9])", ("gigachat",)),  # 3 and 3.1, not 3.5
+    (rf"functionary{_SEP}[a-z]*{_SEP}v3\.1", ("functionary_v31",)),
+    (rf"functionary{_SEP}[a-z]*{_SEP}v3\.2", ("functionary_v32",)),
 )
 """(pattern, detector names) pairs, tried in order; the first whose pattern is found wins."""
 

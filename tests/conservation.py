@@ -25,9 +25,12 @@ only a character that is not framing counts as lost.  With a reasoning detector 
 ``</think>``, ``<seed:think>``, ``</seed:think>``, ``<|START_THINKING|>``,
 ``<|END_THINKING|>``, ``<mm:think>``, ``</mm:think>``, Gemma 4's ``<|channel>thought``
 and a line end, ``<channel|>``, Kimi K3's ``<|open|>think<|sep|>``,
-``<|close|>think<|sep|>``) may vanish the same way, each as a whole tag; so may, with a
-format on whose messages are framed (``kimi_k3``: its message and response tokens;
-``minimax_m3``: a bare ``</mm:think>``), that framing, from each format's grammar.
+``<|close|>think<|sep|>``, Apertus's ``<|inner_prefix|>``, ``<|inner_suffix|>``) may vanish
+the same way, each as a whole tag; so may, with a format on whose messages are framed
+(``kimi_k3``: its message and response tokens; ``minimax_m3``: a bare ``</mm:think>``), that
+framing, from each format's grammar, and the tokens that frame a family's answer
+(``<response>``, ``<answer>``, Cohere's ``<|START_RESPONSE|>`` and kin, functionary v3.2's
+``all`` header).
 
 Besides: a failed text call's ``raw`` is never empty (except the one that
 reports ``max_calls``), and no text comes between a text call's
@@ -65,16 +68,26 @@ _FRAMES = (
 )
 _FIRST_HEADER = re.compile(rf" to={_PART}{_CHANNEL_ON}")
 _TOKEN = re.compile(r"<\|(?:start|channel|end|return|call)\|>")
-# The tags that hold reasoning written in the text, and the framing of the formats that frame
-# their messages (Kimi K3's sections).
+# The tags that hold reasoning written in the text, the framing of the formats that frame their
+# messages (Kimi K3's sections), and the tokens that frame a family's answer (Granite's and
+# ERNIE's <response>, Hunyuan's <answer>, Cohere's, functionary v3.2's "all" header).
 _REASONING_TAG = re.compile(
-    r"</?think>|</?seed:think>|<\|(?:START|END)_THINKING\|>"
+    r"</?think>|</?seed:think>|<\|(?:START|END)_THINKING\|>|<\|inner_(?:prefix|suffix)\|>"
     r"|</?mm:think>|<\|channel>thought\n|<channel\|>|<\|(?:open|close)\|>think<\|sep\|>"
     r'|<\|open\|>message role="assistant"<\|sep\|>|<\|(?:open|close)\|>response<\|sep\|>'
     r"|<\|close\|>message<\|sep\|>|<\|end_of_msg\|>"
+    r"|</?response>|</?answer>|<\|(?:START|END)_(?:RESPONSE|TEXT)\|>|>>>all\n|\Aall\n"
 )
 # The detectors on which that framing may vanish.
-FRAMED = ("think", "think_prompted", "kimi_k3", "minimax_m3")
+FRAMED = (
+    "think",
+    "think_prompted",
+    "kimi_k3",
+    "minimax_m3",
+    "answer",
+    "cohere_command",
+    "functionary_v32",
+)
 
 
 def framing(text: str, *, harmony: bool = True, think: bool = False) -> dict[int, list[int]]:

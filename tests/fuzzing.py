@@ -77,9 +77,27 @@ DETECTORS = (
     "lfm2",
     "gemma4",
     "functiongemma",
+    # fjson formats
+    "jamba",
+    "internlm",
+    "apertus",
+    "cohere_command",
+    "granite",
+    "granite_fc",
+    "phi4_mini",
+    "xlam",
+    "longcat",
+    "nemotron",
+    "gigachat",
+    "functionary_v31",
+    "functionary_v32",
+    "answer",
 )
-# Every detector but the one that reads the whole text as reasoning until its closing tag.
-EVERY = tuple(name for name in DETECTORS if name != "think_prompted")
+# The detectors whose tags frame the model's text (reasoning, an answer's tags): tests/conservation.py
+# lets those tags vanish while one of them is on.
+# Every detector but those that read the text from its first character (think_prompted reads
+# the whole text as reasoning until its closing tag).
+EVERY = tuple(name for name in DETECTORS if not streamcalls.detectors.DETECTORS[name].opens_text)
 HEADER = 4  # bytes, at least
 NATIVE = (None, True, False)
 TINY = Limits(

@@ -135,33 +135,37 @@ def test_a_boto3_chunk_as_base64_text_and_one_without_bytes() -> None:
 
 # -- errors --------------------------------------------------------------------------------------
 
-EXCEPTIONS = [
-    "internalServerException",
-    "modelStreamErrorException",
-    "validationException",
-    "throttlingException",
-    "modelTimeoutException",
-    "serviceUnavailableException",
-]
+# The union's exceptions and the HTTP status Bedrock's API reference gives each.
+EXCEPTIONS = {
+    "internalServerException": 500,
+    "modelStreamErrorException": 424,
+    "validationException": 400,
+    "throttlingException": 429,
+    "modelTimeoutException": 408,
+    "serviceUnavailableException": 503,
+}
 
 
-@pytest.mark.parametrize("name", EXCEPTIONS)
-def test_every_exception_of_the_union_is_a_provider_error(name: str) -> None:
+@pytest.mark.parametrize(("name", "status"), EXCEPTIONS.items())
+def test_every_exception_of_the_union_is_a_provider_error(name: str, status: int) -> None:
     start = frame({"chunk": {"generation": "Hel", "stop_reason": None}})
     error = frame({"exception": name, "payload": {"message": f"{name} happened"}})
     events = after_start(parse(start + error, provider="bedrock-invoke"))
-    assert events[1:] == [ProviderError(f"{name} happened", name), StreamFinished("error", None, None)]
+    assert events[1:] == [
+        ProviderError(f"{name} happened", name, status=status),
+        StreamFinished("error", None, None),
+    ]
 
 
 def test_a_header_only_error_and_an_exception_without_a_message() -> None:
     error = frame({"error": "InternalFailure", "message": "boom"})
     assert parse(error, provider="bedrock-invoke") == [
-        ProviderError("boom", "InternalFailure"),
+        ProviderError("boom", "InternalFailure", status=500),
         StreamFinished("error", None, None),
     ]
     bare = message([(":exception-type", 7, "throttlingException"), (":message-type", 7, "exception")], b"")
     assert parse(bare, provider="bedrock-invoke")[0] == ProviderError(
-        "throttlingException", "throttlingException"
+        "throttlingException", "throttlingException", status=429
     )
 
 

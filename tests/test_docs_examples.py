@@ -21,7 +21,7 @@ import pytest
 
 import streamcalls
 import streamcalls.testing
-from tests.docblocks import DOCS, ROOT, Block, Servers, run_program, served, site_blocks
+from tests.docblocks import DOCS, ROOT, Block, Servers, blocks, run_program, served, site_blocks
 
 PROGRAMS = [block for block in site_blocks() if block.kind == "program"]
 
@@ -108,6 +108,13 @@ def closing_the_loop(out: str) -> None:
     ]
 
 
+def chat_endpoint(out: str) -> None:
+    """The guide's useChat endpoint prints the outline the page shows under it."""
+    page = DOCS / "guide" / "writing-streams.md"
+    shown = next(b for b in blocks(page) if b.heading == "Streaming to a chat UI" and b.language == "text")
+    assert out == shown.code
+
+
 def silent(out: str) -> None:
     assert out == ""  # it checks itself with asserts
 
@@ -121,6 +128,7 @@ CHECKS: dict[tuple[str, str], Callable[[str], None]] = {
     ("guide/live-arguments.md", "Against the replay server"): live_arguments,
     ("guide/codec.md", "Closing the loop by hand"): closing_the_loop,
     ("guide/async-and-tools.md", "Tools from typed functions"): silent,
+    ("guide/writing-streams.md", "Streaming to a chat UI"): chat_endpoint,
 }
 
 

@@ -41,7 +41,7 @@ FAMILIES = [
     ("stepfun-ai/Step-3.5-Flash", ("qwen3_coder",)),
     ("XiaomiMiMo/MiMo-V2-Flash", ("qwen3_coder",)),
     # ERNIE writes Hermes' tags after its reasoning
-    ("baidu/ERNIE-4.5-21B-A3B-Thinking", ("hermes", "think")),
+    ("baidu/ERNIE-4.5-21B-A3B-Thinking", ("hermes", "think", "answer")),  # and <response> tags
     ("Qwen/Qwen2.5-7B-Instruct", ("hermes", "think")),
     ("qwen2.5:7b", ("hermes", "think")),
     ("Qwen/Qwen3-8B", ("hermes", "think")),

@@ -14,6 +14,11 @@ recorded in its :class:`.markup.Markup`, which the
 channel ends when the detector stops (reporting a failed call with its markup
 as ``raw``) or discards when the candidate was prose.
 
+A format's framing tokens (the answer tags around a family's answer) are dropped where they
+stand; the text on both sides is text, searched as usual.  Where a region of reasoning ends, a
+line starts: the answer begins there, so ``</think>[{"name": ...}]`` is read as a bare call list
+would be at a line's start.
+
 The fallback policy (``native=True``): explicit markup counts only while no
 native call has been seen, bare JSON only while no call at all has.  Where the
 policy reads no bare JSON (:mod:`streamcalls._policy`), the parser leaves the
@@ -45,6 +50,7 @@ class TextChannel:
         "_detectors",
         "_fallback",
         "_holds",
+        "_lead_or_word",
         "_line_first",
         "_line_start",
         "_max_candidate",
@@ -113,6 +119,7 @@ class TextChannel:
         self._starts = found.starts
         self._holds = found.holds
         self._quiet = found.quiet
+        self._lead_or_word = found.lead_or_word
         self._line_first = found.line_first
         # A format that reads from the text's first character (the template opened reasoning
         # in the prompt) starts now, if no text has come yet.
@@ -131,19 +138,25 @@ class TextChannel:
 
     def push(self, text: str) -> None:
         """More assistant text."""
-        if (
-            self._active is None
-            and not self._pending
-            and text
-            and not (self._line_start and text[0] in self._line_first)
-            and self._quiet.search(text) is None
-        ):
-            self._out.append(TextDelta(text))  # nothing here can begin markup
-            self._line_start = self._text_start = False
-            return
         if self._pending:
             text = self._pending + text
             self._pending = ""
+        if self._active is None and text and not (self._line_start and text[0] in self._line_first):
+            quiet = self._quiet.search(text)
+            if quiet is None:
+                self._out.append(TextDelta(text))  # nothing here can begin markup
+                self._line_start = self._text_start = False
+                return
+            found = self._lead_or_word.search(text, quiet.start())
+            if found is None or found.lastindex is None:
+                # Only letters a token found by a later character of it begins with ("functools["):
+                # no trigger here, and only the text's end may be held (no line starts in it).
+                cut = len(text) if found is None else found.start()
+                self._text(text[:cut])
+                self._pending = text[cut:]
+                if cut:
+                    self._line_start = self._text_start = False
+                return
         self._scan(text)
         # Still at the text's start only while all of it is held back, none consumed.
         self._text_start = self._text_start and len(self._pending) == len(text) and self._active is None
@@ -153,6 +166,7 @@ class TextChannel:
         where = _Where.FIRST if self._text_start else _Where.LINE if line_start else _Where.MID
         pos = 0
         end = len(text)
+        fresh = -1  # where a region that ends a line (reasoning) ended: a line starts there
         found = self._search.new_text(text)  # what the search keeps about this text
         while pos < end:
             detector = self._active
@@ -161,18 +175,34 @@ class TextChannel:
                 if self._active is not None:
                     self._hold(text, pos, line_start)  # it needs more text to decide
                     return
+                if detector.ends_line:
+                    fresh = pos
                 continue
-            first = self._find(text, pos, where, found)
+            first = self._find(text, pos, _Where.LINE if pos == fresh else where, found, fresh=pos == fresh)
             if first is None:
+                if pos == fresh and self._hold_line(text, pos):
+                    return
                 self._release_up_to_hold(text, pos, line_start, where)
                 return
             start, stop, number = first
             trigger, detector = self._owners[number]
+            if trigger.behind:  # found by a later character: the token begins before it
+                if start - len(trigger.behind) < pos:  # in what a region consumed: not a token
+                    self._text(text[pos : start + 1])
+                    pos = start + 1
+                    continue
+                start -= len(trigger.behind)
+            if trigger.framing:  # a token that frames the text around it: dropped
+                self._text(text[pos:start])
+                pos = stop
+                continue
             if trigger.tier != _Tier.MARKUP and self._holds[where].match(text, start):
                 # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait
                 # (whether or not the bare-JSON trigger itself could count).
                 self._text(text[pos:start])
                 self._hold(text, start, line_start)
+                if start == fresh:
+                    self._line_start = True
                 return
             if not self._eligible(trigger):
                 self._text(text[pos : start + 1])
@@ -181,11 +211,14 @@ class TextChannel:
             self._text(text[pos:start])
             self._begin(detector, text[start:stop])
             pos = stop
-        self._line_start = text[end - 1] == "\n" if end else line_start
+        self._line_start = (text[end - 1] == "\n" or end == fresh) if end else line_start
 
-    def _find(self, text: str, pos: int, where: Where, found: list[Found | None]) -> Found | None:
-        """The first trigger at or after ``pos``: (start, stop, trigger number)."""
-        here = (_Where.LINE if text[pos - 1] == "\n" else _Where.MID) if pos else where
+    def _find(
+        self, text: str, pos: int, where: Where, found: list[Found | None], *, fresh: bool = False
+    ) -> Found | None:
+        """The first trigger at or after ``pos``: (start, stop, trigger number); ``fresh``: a
+        line starts at ``pos`` (``where`` says so)."""
+        here = (_Where.LINE if text[pos - 1] == "\n" else _Where.MID) if pos and not fresh else where
         if here:  # a line (or the text) starts right here
             told = self._starts[here].match(text, pos)
             if told is not None:
@@ -237,6 +270,16 @@ class TextChannel:
             self._line_start = text[pos - 1] == "\n"
         else:
             self._line_start = line_start
+
+    def _hold_line(self, text: str, pos: int) -> bool:
+        """A line starts at ``pos`` (after reasoning): hold the rest if it may still grow into a
+        trigger there (the start of a code fence's opening line)."""
+        rest = text[pos:]
+        if len(rest) > HOLD_WINDOW or self._holds[_Where.LINE].match(rest) is None:
+            return False
+        self._pending = rest
+        self._line_start = True
+        return True
 
     def _release_up_to_hold(self, text: str, pos: int, line_start: bool, where: Where) -> None:
         end = len(text)

@@ -41,15 +41,35 @@ class Trigger(NamedTuple):
     line_start: bool = False  # only at the start of a line (or of the text)
     tier: Tier = Tier.MARKUP
     text_start: bool = False  # only at the very start of the text (a completion's first header)
+    framing: bool = False  # a token that frames the model's text: the channel drops it (Detector.framing)
+    behind: str = ""  # what the token begins with before its lead (its rest looks behind for it)
 
     @property
     def pattern(self) -> str:
         return re.escape(self.lead) + self.rest
 
     @classmethod
-    def literal(cls, token: str, *, line_start: bool = False, tier: Tier = Tier.MARKUP) -> Trigger:
-        """A trigger that is one literal token (``<tool_call>``)."""
-        return cls(token[0], re.escape(token[1:]), line_start, tier)
+    def literal(
+        cls,
+        token: str,
+        *,
+        line_start: bool = False,
+        tier: Tier = Tier.MARKUP,
+        framing: bool = False,
+        lead: int = 0,
+    ) -> Trigger:
+        """A trigger that is one literal token (``<tool_call>``).
+
+        ``lead``: the index of the character the search looks for, when it is not the first:
+        a token that begins with a letter (``functools[``) is found by a rarer character of it
+        (``[``) that another format's scan looks for anyway, so that it adds no pass over the
+        text; the match then looks behind for the token's beginning.
+        """
+        if lead:
+            head = re.escape(token[: lead + 1])
+            rest = f"(?<={head})" + re.escape(token[lead + 1 :])
+            return cls(token[lead], rest, line_start, tier, framing=framing, behind=token[:lead])
+        return cls(token[0], re.escape(token[1:]), line_start, tier, framing=framing)
 
 
 class Hold(NamedTuple):
@@ -97,7 +117,10 @@ class Detector(Machine):
 
     A format whose markup also frames the model's text (Harmony's messages, reasoning
     between ``<think>`` tags) emits that text itself, through :meth:`content`, while it is
-    active.
+    active.  Tokens that only frame the text around them (the answer tags some families write
+    after their reasoning, ``<response>``, ``<|START_RESPONSE|>``) are declared in ``framing``:
+    the channel drops each one where it stands, and the text on both sides stays text (searched
+    for calls like any other).
 
     Subclasses declare ``name`` (the ``detect=`` value), ``triggers``, ``holds``, a ``State``
     enum with a step per state, and write :meth:`begin` and :meth:`finish`.
@@ -112,6 +135,11 @@ class Detector(Machine):
     shares: ClassVar[str] = ""
     claim: ClassVar[str | None] = None
     fallback_rank: ClassVar[int] = 9
+    # Tokens that frame the model's text: dropped wherever they stand, while the detector is on.
+    framing: ClassVar[tuple[str, ...]] = ()
+    # What follows this detector's regions starts a line (reasoning: the answer begins after its
+    # closing tag, so a trigger that counts only at a line start counts there).
+    ends_line: ClassVar[bool] = False
 
     __slots__ = ("calls", "committed", "markup", "out", "tools", "types")
 

@@ -19,7 +19,9 @@ two give the text back when no call follows the opener, the opener alone failing
 reads the block to its ``</tool_call>``).  Until it has decided it holds the text (at most
 :data:`MAX_GAP` blanks and the longest claim), so the choice is the same for any chunking; the
 formats share its markup record, retagged with the chosen format's name, so their calls carry
-their own ``source``.
+their own ``source``.  A format that has other triggers besides the shared opener (Granite's
+``<|tool_call|>``, xLAM's ``[TOOL_CALLS]``) keeps them: a second reader of the same format
+stands beside the shared opener for those.
 """
 
 from __future__ import annotations
@@ -142,9 +144,33 @@ def share(detectors: Sequence[Detector]) -> list[Detector]:
         group = groups.get(detector.shares) if detector.shares else None
         if group is None or len(group) == 1:
             out.append(detector)
-        elif group[0] is detector:
+            continue
+        if group[0] is detector:
             out.append(_opener(detector, group))
+        rest = _without_opener(detector)
+        if rest is not None:
+            out.append(rest)
     return out
+
+
+def _without_opener(detector: Detector) -> Detector | None:
+    """The same format for its other triggers and framing (Granite's ``<|tool_call|>`` beside the
+    ``<tool_call>`` it shares), or None if the shared opener is all it has."""
+    cls = type(detector)
+    token = cls.shares
+    triggers = tuple(t for t in cls.triggers if t.pattern != re.escape(token))
+    if not triggers and not cls.framing:
+        return None
+    kind = _REST.get(cls)
+    if kind is None:
+        holds = tuple(h for h in cls.holds if h.pattern != prefixes(token))
+        # A class of its own, as for the opener: the channel builds its search from the classes.
+        kind = _REST[cls] = type(
+            f"{cls.__name__}[without {token}]",
+            (cls,),
+            {"triggers": triggers, "holds": holds, "shares": "", "__slots__": ()},
+        )
+    return kind(detector.calls, detector.tools, detector.out, detector.types)
 
 
 def _opener(first: Detector, group: list[Detector]) -> SharedOpener:
@@ -162,5 +188,6 @@ def _opener(first: Detector, group: list[Detector]) -> SharedOpener:
 
 
 _OPENERS: dict[str, type[SharedOpener]] = {}
+_REST: dict[type[Detector], type[Detector]] = {}
 _S = fast(SharedOpener.State)
 _Status = fast(Status)

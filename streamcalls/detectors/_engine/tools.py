@@ -70,10 +70,14 @@ class ToolTypes:
         """The type of ``tool``'s ``parameter``: a string when nothing says otherwise."""
         if tool is None:
             return _UNTYPED
+        return self.parameters(tool).get(parameter, _UNTYPED)
+
+    def parameters(self, tool: str) -> dict[str, ParameterType]:
+        """``tool``'s parameters and their types, in the schema's order (none if it has no schema)."""
         types = self._read.get(tool)
         if types is None:
             types = self._read[tool] = _parameter_types(self._schemas.get(tool))
-        return types.get(parameter, _UNTYPED)
+        return types
 
     def schema(self, tool: str | None) -> dict[str, Any] | None:
         """``tool``'s parameters schema, for formats that nest values (MiniMax M3's elements)."""

@@ -13,6 +13,14 @@ classes, since building them is most of a parser's set-up):
 - the *holds*: what a chunk may end with while a trigger could still follow;
 - *quiet* and *line_first*, for the channel's fast path.
 
+A detector's framing tokens (:attr:`.detector.Detector.framing`) are literal triggers like the
+others, marked ``framing``: the channel drops them where it finds them.  A token two formats
+declare alike (``[TOOL_CALLS]``) is searched for once.  A token that begins with a word
+(``functools[``) is found by a later, rarer character of it that another scan looks for anyway
+(``Trigger.literal(token, lead=...)``: its pattern looks behind for the word), since a scan for a
+letter would cost a pass over all the text; only its holds look at letters, and only at a text's
+end (:attr:`Patterns.lead_or_word`).
+
 Where triggers of several tiers match at one place, the lower tier wins
 (markup, then a shaped bare call list, then bare JSON: ``[TOOL_CALLS]`` beats
 a bare-JSON ``[``): the triggers are numbered in tier order, and the search
@@ -96,14 +104,28 @@ class _Scan(NamedTuple):
     rest: re.Pattern[str]  # its triggers after the first character, anchored
 
 
+def _distinct(triggers: Sequence[Trigger]) -> list[tuple[int, Trigger]]:
+    """The numbered triggers, each match once: a token two formats declare alike (``[TOOL_CALLS]``)
+    is searched for once, and the first of them wins it, as it would anyway."""
+    seen: set[tuple[str, bool, bool]] = set()
+    out = []
+    for number, trigger in enumerate(triggers):
+        key = (trigger.pattern, trigger.line_start, trigger.text_start)
+        if key not in seen:
+            seen.add(key)
+            out.append((number, trigger))
+    return out
+
+
 def _searched(
     triggers: Sequence[Trigger],
 ) -> tuple[list[tuple[int, Trigger]], dict[str, list[tuple[int, Trigger]]]]:
     """The numbered triggers a search finds: the line triggers, and the others by first character.
     A text-start trigger is no search's: only the starts find it."""
-    line = [(number, t) for number, t in enumerate(triggers) if t.line_start and not t.text_start]
+    distinct = _distinct(triggers)
+    line = [(number, t) for number, t in distinct if t.line_start and not t.text_start]
     by_lead: dict[str, list[tuple[int, Trigger]]] = {}
-    for number, trigger in enumerate(triggers):
+    for number, trigger in distinct:
         if not (trigger.line_start or trigger.text_start):
             by_lead.setdefault(trigger.lead, []).append((number, trigger))
     return line, by_lead
@@ -217,7 +239,7 @@ def _combined(triggers: Sequence[Trigger]) -> re.Pattern[str]:
     line end, every trigger (so that ``\\n[TOOL_CALLS]`` is found there, and told the marker's, not a
     line trigger's, by :class:`_Identified`); anywhere, those of each first character."""
     _, by_lead = _searched(triggers)
-    line = [t for t in triggers if not t.text_start]
+    line = [t for _, t in _distinct(triggers) if not t.text_start]
     branches = (
         ["\\n" + _alternatives([t.pattern for t in line], "".join(t.lead for t in line))] if line else []
     )
@@ -236,7 +258,7 @@ class TriggerSearch:
         self._combined = _combined(triggers)
         self._scans = _scans(triggers)
         _, by_lead = _searched(triggers)
-        self._after_line = _Identified([(n, t) for n, t in enumerate(triggers) if not t.text_start])
+        self._after_line = _Identified([(n, t) for n, t in _distinct(triggers) if not t.text_start])
         self._by_lead = {lead: _Identified(members) for lead, members in by_lead.items()}
 
     def new_text(self, text: str) -> list[Found | None]:
@@ -337,8 +359,17 @@ class Patterns(NamedTuple):
     # right there, and what the text may end with while one could still follow.
     starts: tuple[_Identified, ...]
     holds: tuple[re.Pattern[str], ...]
-    quiet: re.Pattern[str]
+    quiet: re.Pattern[str]  # any character a trigger, a held token or a line can begin with
+    # The first character a trigger (anywhere) or a line can begin with (its group 1), or else the
+    # start of a token held at the text's end that no such character begins (a word found by a
+    # later character of it: "functools[").
+    lead_or_word: re.Pattern[str]
     line_first: frozenset[str]
+
+
+def _triggers(kind: type[Detector]) -> tuple[Trigger, ...]:
+    """A detector's triggers, and its framing tokens as literal triggers the channel drops."""
+    return kind.triggers + tuple(Trigger.literal(token, framing=True) for token in kind.framing)
 
 
 @functools.lru_cache(maxsize=64)
@@ -348,23 +379,29 @@ def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
     # the same place ("[TOOL_CALLS]" and "["), the marker wins.
     owners = tuple(
         sorted(
-            ((trigger, number) for number, kind in enumerate(kinds) for trigger in kind.triggers),
+            ((trigger, number) for number, kind in enumerate(kinds) for trigger in _triggers(kind)),
             key=lambda pair: pair[0].tier,
         )
     )
     triggers = [trigger for trigger, _ in owners]
-    holds = [hold for kind in kinds for hold in kind.holds]
+    holds = [hold for kind in kinds for hold in (*kind.holds, *map(Hold.literal, kind.framing))]
     # The fast path: text that continues a line and holds no line end and no
     # character an anywhere-trigger can begin with cannot start any markup.
-    anywhere = {t.lead for t in triggers if not (t.line_start or t.text_start)} | {
-        c for h in holds if not (h.line_start or h.text_start) for c in h.first
-    }
+    leads = {t.lead for t in triggers if not (t.line_start or t.text_start)}
+    anywhere = leads | {c for h in holds if not (h.line_start or h.text_start) for c in h.first}
+    words = [
+        h.pattern for h in holds if not (h.line_start or h.text_start or set(h.first) & (leads | {"\n"}))
+    ]
+    lead_or_word = "([" + re.escape("".join(sorted({"\n", *leads}))) + "])"
+    if words:
+        lead_or_word += "|(?:" + "|".join(words) + ")\\Z"
     return Patterns(
         owners,
         TriggerSearch(triggers),
         tuple(_starts(triggers, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
         tuple(_hold_pattern(holds, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
         re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
+        re.compile(lead_or_word),
         frozenset({t.lead for t in triggers if t.line_start or t.text_start})
         | {c for h in holds if h.line_start or h.text_start for c in h.first},
     )

@@ -88,10 +88,12 @@ class CallObjectParser(Machine):
         "_string_for",
         "_tools",
         "call",
+        "closed",
         "committed",
         "error",
         "has_arguments",
         "id",
+        "intact",
         "name",
     )
 
@@ -128,6 +130,10 @@ class CallObjectParser(Machine):
         self.id: str | None = None
         self.has_arguments = False
         self.error = ""
+        # After a failure (INVALID): the object's JSON was whole up to where it stopped (outside
+        # strings, at the object's own level), so a reader may skip the rest of it; ``closed``:
+        # it stopped after its closing brace.
+        self.intact = self.closed = False
 
     # -- structure: blanks, then one structural character -------------------------
     #
@@ -196,7 +202,7 @@ class CallObjectParser(Machine):
         key = self._current_key
         if key in self._arguments_keys:
             if self.has_arguments:
-                return self._bad(pos, f"the tool call has {key!r} twice")
+                return self._bad(pos, f"the tool call has {key!r} twice", intact=True)
             self.has_arguments = True
             if char in '{["':
                 if self.call is None and not self._open_call():
@@ -215,7 +221,7 @@ class CallObjectParser(Machine):
                 self._string_for = target
                 return pos + 1
             if target == "name":
-                return self._bad(pos, "the tool call's name must be a string")
+                return self._bad(pos, "the tool call's name must be a string", intact=True)
             self._state = _S.SCALAR
             self._scalar_for = "id"
             return pos
@@ -272,7 +278,7 @@ class CallObjectParser(Machine):
         self._state = _S.COLON
         if self._name_keyed:
             if self.name is not None or self.has_arguments:
-                return self._bad(pos - 1, "a name-keyed tool call object has one key")
+                return self._bad(pos, "a name-keyed tool call object has one key", intact=True)
             self._current_key = _NAME_KEYED
             self._set_name(value)
             return pos
@@ -380,6 +386,7 @@ class CallObjectParser(Machine):
                 return self._reject(pos)
             self.error = "the tool call object has no name"
             self.status = _Status.INVALID
+            self.intact = self.closed = True
             return pos + 1
         if not self.has_arguments and not self.committed and self._tools is None:
             return self._reject(pos)  # {"name": "x"} in prose: data, unless tools= names x
@@ -402,10 +409,11 @@ class CallObjectParser(Machine):
         """The object was a candidate, and is prose after all."""
         self._reject_now()
 
-    def _bad(self, pos: int, error: str) -> int:
+    def _bad(self, pos: int, error: str, *, intact: bool = False) -> int:
         if not self.committed:
             return self._reject(pos)
         self.error = error
+        self.intact = intact
         self.status = _Status.INVALID
         return pos
 

@@ -11,6 +11,14 @@ How the objects are laid out is the format's (:class:`Layout`): after an array's
 elements and its ``]``; after a first ``{``, objects joined by ``;`` and blanks (no line ends),
 or by blanks and line ends.  Blanks after the last object of a run without brackets are held
 (at most 64) while another object may follow; if none does, they are text again.
+
+A run that *resumes* (``resume=True``, the formats declared on :mod:`.jsoncalls`) keeps going
+past a failed call where it can: an object whose JSON is whole but which is no call (no name,
+two names, a key twice) fails alone, its rest read as JSON to its closing brace, and the run
+goes on; an element that is not an object, or an object whose JSON breaks, fails and ends the
+run, which says so (``broken``) so that its format can take the rest of its block as that
+failure's markup.  Where the break comes after a completed call (``[{...}, 42]``), nothing of
+it was read yet: it fails (``error``) only if its format reads on to the block's end.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from ..._calls import CallAssembler
+from ..._jsonscan import JsonScanner
 from .._engine.machine import Machine, Status, fast
 from .._engine.markup import Markup
 from .callkeys import CALL_KEYS, CallKeys
@@ -43,8 +52,22 @@ class CallRun(Machine):
         ELEMENT = 0  # before an element
         OBJECT = 1  # inside an element
         AFTER = 2  # after an element
+        REST = 3  # the rest of an object that failed but whose JSON is whole, to its closing brace
 
-    __slots__ = ("_calls", "_count", "_keys", "_layout", "_markup", "_reader", "_tools", "committed")
+    __slots__ = (
+        "_calls",
+        "_count",
+        "_keys",
+        "_layout",
+        "_markup",
+        "_reader",
+        "_resume",
+        "_skipper",
+        "_tools",
+        "broken",
+        "committed",
+        "error",
+    )
 
     def __init__(
         self,
@@ -55,8 +78,13 @@ class CallRun(Machine):
         committed: bool,
         layout: Layout,
         keys: CallKeys = CALL_KEYS,
+        resume: bool = False,
     ) -> None:
         self._calls = calls
+        self._resume = resume
+        self._skipper: JsonScanner | None = None
+        self.broken = False  # (resume) it ended at a character that broke it
+        self.error = ""  # (resume) why, where it broke after a call: no failure yet, no markup yet
         self._markup = markup
         self._tools = tools
         self._layout = layout
@@ -118,10 +146,28 @@ class CallRun(Machine):
             obj.finish_call()
         elif status is _Status.INVALID:
             obj.fail(obj.error or "malformed tool call object")
-            self.status = _Status.DONE  # what follows the broken object is text
-            return pos
+            if self._resume and obj.intact:  # no call, but whole JSON: read past it, go on
+                if not obj.closed:
+                    self._skipper = JsonScanner(1_000_000)
+                    self._skipper.feed("{")  # inside the object, at its own level
+                    self._state = _S.REST
+                    return pos
+            else:
+                self.status = _Status.DONE  # what follows the broken object is text
+                self.broken = self._resume
+                return pos
         self._state = _S.AFTER
         return pos
+
+    def _rest(self, text: str, pos: int) -> int:
+        skipper = self._skipper
+        assert skipper is not None
+        end = skipper.feed(text[pos:] if pos else text)
+        if end < 0:
+            return len(text)
+        self._skipper = None
+        self._state = _S.AFTER
+        return pos + end
 
     def _after(self, text: str, pos: int) -> int:
         end = len(text)
@@ -138,7 +184,7 @@ class CallRun(Machine):
             if char == "]":
                 self.status = _Status.DONE
                 return pos + 1
-            return self._stop(pos)
+            return self._stop(pos, "expected ',' or ']' after the tool call object")
         # Objects joined by ";" and blanks (no line ends), or by blanks and line ends.
         start = pos
         blanks = _BLANK if layout is Layout.RUN else _WHITESPACE
@@ -157,11 +203,18 @@ class CallRun(Machine):
         self.status = _Status.DONE
         return start
 
-    def _stop(self, pos: int) -> int:
+    def _stop(self, pos: int, error: str = "expected a tool call object") -> int:
         """Something that is not part of the run: prose if nothing committed yet."""
         self.status = _Status.DONE if self.committed else _Status.REJECTED
-        if self.committed and not self._count:
-            self._markup.fail("expected a tool call object")
+        if self.committed and (not self._count or self._resume):
+            if self._count:
+                # What came before is the last call's markup; what breaks the run fails with the
+                # markup its format reads on to (the rest of its block), if it reads any.
+                self._markup.next_call(pos)
+                self.error = error
+            else:
+                self._markup.fail(error)
+            self.broken = self._resume
         return pos
 
     # -- the detector's side ---------------------------------------------------------------

@@ -13,7 +13,8 @@ An opening tag counts at the start of the text or of a line.  The reasoning ends
 tag; the text ending first ends it (cut off: reasoning still, no error).  A format whose message
 is made of sections may also name *boundaries*: the next section's opener, which ends the
 reasoning when its closing tag is missing, and is not consumed (Kimi K3's response and tools
-sections).
+sections).  The answer begins after the closing tag, so a line starts there:
+``</think>[{"name": ...}]`` is a bare call list at a line's start.
 
 A format whose template writes the opening tag into the prompt (``opens_text``) starts inside
 reasoning: everything up to the first closing tag is reasoning, and with no closing tag at all
@@ -45,6 +46,7 @@ class Reasoning(Detector):
     tags: ClassVar[Mapping[str, str]]  # {"<think>": "</think>"}: a module constant, declared once
     # Per opening tag, the tokens that end its reasoning without being consumed (another section).
     boundaries: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    ends_line = True  # the answer begins after the closing tag: a line starts there
     _openers: ClassVar[tuple[str, ...]]
     _closers: ClassVar[Tokens]
     _ends: ClassVar[dict[str, Tokens]]

@@ -9,6 +9,7 @@
     <mm:think>...</mm:think>                             MiniMax M3
     <|channel>thought\\n...<channel|>                     Gemma 4
     <|open|>think<|sep|>...<|close|>think<|sep|>         Kimi K3
+    <|inner_prefix|>...<|inner_suffix|>                  Apertus
 
 ``think`` reads reasoning that opens with its tag at the start of the text or of a line.
 ``think_prompted`` is for models whose chat template writes the opening tag into the prompt,
@@ -33,6 +34,7 @@ TAGS = {
     "<mm:think>": "</mm:think>",
     "<|channel>thought\n": "<channel|>",
     "<|open|>think<|sep|>": "<|close|>think<|sep|>",
+    "<|inner_prefix|>": "<|inner_suffix|>",
 }
 # Kimi K3's think section may lack its closer: its response or tools section ends it (as llama.cpp reads it).
 BOUNDARIES = {"<|open|>think<|sep|>": ("<|open|>response<|sep|>", "<|open|>tools<|sep|>")}
