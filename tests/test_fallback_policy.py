@@ -206,9 +206,9 @@ def stream(provider: str, text: str, model: str | None = None) -> bytes:
         ]
         return b"".join(frame(spec) for spec in specs)
     if provider == "bedrock-invoke":  # Meta Llama's own chunks in InvokeModel's frames: the invoke reader's
-        chunks: list[dict[str, Any]] = [{"generation": p, "stop_reason": None} for p in pieces]
-        chunks.append({"generation": "", "stop_reason": "stop"})
-        return b"".join(frame({"chunk": chunk}) for chunk in chunks)
+        llama: list[dict[str, Any]] = [{"generation": p, "stop_reason": None} for p in pieces]
+        llama.append({"generation": "", "stop_reason": "stop"})
+        return b"".join(frame({"chunk": chunk}) for chunk in llama)
     assert provider == "cohere"
     out = _sse(
         {"type": "message-start", "id": "c1", "delta": {"message": {"role": "assistant"}}}, "message-start"
