@@ -237,6 +237,12 @@ ROLES = (
     ),
     Role("a stream reader's helper", READER_HELPERS, (*LEAF, *FRAMING)),
     Role("a complete-response reader", ("providers/*/complete.py",), (*LEAF, "providers/_bodies.py")),
+    # A provider's target for the stream writer: streamcalls/writing/ holds their base and registry.
+    Role(
+        "a stream writer",
+        ("providers/*/writer.py",),
+        (*LEAF, "writing/*.py", *FRAMING, "providers/*/writer.py"),
+    ),
     Role("a request encoding", ("providers/*/encoding.py",), (*LEAF, "providers/_encoding.py")),
     Role("an error shape", ("providers/*/errors.py",), ("providers/_refusals.py",)),
     # Pure functions on dicts: other rules, and the event types a rule compares (a recorded ToolCall).
