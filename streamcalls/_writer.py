@@ -23,7 +23,9 @@ TargetName = Literal[CodecProviderName, "ai-sdk", "ag-ui"]
 """Every name :class:`StreamWriter` takes: a provider (or an alias of OpenAI Chat's), or a chat UI
 protocol: ``"ai-sdk"`` (the Vercel AI SDK's UI message stream) and ``"ag-ui"``."""
 
-_PROVIDERS = tuple(name for name in ADAPTERS if name != "text")
+# Every wire format a provider answers in.  Not "text" (a model's raw text has no framing to write), nor
+# "bedrock-invoke", whose frames carry another provider's events (Claude's, in base64 chunks).
+_PROVIDERS = tuple(name for name in ADAPTERS if name not in ("text", "bedrock-invoke"))
 
 
 def target_class(name: object) -> type[Target]:
