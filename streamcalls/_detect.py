@@ -37,9 +37,10 @@ from .framing._eventstream import PRELUDE_BYTES, valid_prelude
 from .framing._make import framer_for
 from .framing._records import Framer, RecordSink
 from .providers import ADAPTERS, recognize
-from .providers.text import TextAdapter
 
 __all__ = ("AutoDetector", "sniff_framing")
+
+_TEXT = ADAPTERS["text"]  # the adapter a body that is no provider's falls back to
 
 _SSE_FIELDS = (b"data:", b"event:", b"id:", b"retry:", b":")
 _WHITESPACE = b" \t\r\n"
@@ -252,7 +253,7 @@ class AutoDetector:
         if cls is not None:
             self._use(cls).on_record(name, data)
             return
-        if first and self._keep_raw and TextAdapter.recognizes(name, obj):
+        if first and self._keep_raw and _TEXT.recognizes(name, obj):
             self._ask_for_text()
             return
         error = error_in(obj)
@@ -345,7 +346,7 @@ class AutoDetector:
             self._to_text(bytes(self._raw))
 
     def _to_text(self, raw: bytes) -> None:
-        adapter = TextAdapter(self._emit)
+        adapter = _TEXT(self._emit)
         self.adapter = adapter
         self._to_text_done = True
         self._keep_raw = False

@@ -14,7 +14,7 @@ import difflib
 from collections.abc import Iterable
 from typing import Literal
 
-from .providers import PROVIDER_NAMES
+from .providers import NICKNAMES, PROVIDER_NAMES
 
 __all__ = (
     "PROVIDER_NICKNAMES",
@@ -52,35 +52,11 @@ A name read at run time (a config file, a command line) is a plain ``str``:
 parser still raises :class:`~streamcalls.UsageError` for an unknown one).
 """
 
-PROVIDER_NICKNAMES: dict[str, str] = {
-    "claude": "anthropic",
-    "chatgpt": "openai",
-    "gpt": "openai",
-    "azure": "openai",
-    "azure-openai": "openai",
-    "chat-completions": "openai",
-    "responses": "openai-responses",
-    "google": "gemini",
-    "vertex": "gemini",
-    "vertexai": "gemini",
-    "vertex-ai": "gemini",
-    "aws": "bedrock",
-    "amazon": "bedrock",
-    "aws-bedrock": "bedrock",
-    "converse": "bedrock",
-    "converse-stream": "bedrock",
-    "invoke-model": "bedrock-invoke",
-    "invoke": "bedrock-invoke",
-    "anthropic-bedrock": "bedrock-invoke",
-    "anthropicbedrock": "bedrock-invoke",
-    "bedrock-claude": "bedrock-invoke",
-    "command": "cohere",
-    "llamacpp": "llama.cpp",
-    "llama-cpp": "llama.cpp",
-    "lm-studio": "lmstudio",
-    "plain": "text",
-}
-"""What people call a provider (its company, its product, its model family), by the name it has here."""
+PROVIDER_NICKNAMES: dict[str, str] = NICKNAMES
+"""What people call a provider (its company, its product, its model family), by the name it has here.
+
+Each provider's entry in the registry declares its own (``Provider.nicknames``).
+"""
 
 
 def maybe_meant_provider(name: object, known: Iterable[str] = PROVIDER_NAMES) -> str | None:

@@ -25,7 +25,6 @@ body says what it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -36,7 +35,7 @@ from ._errors import UsageError
 from ._found import BREAK, CALL, REASONING, SIGNATURE, TEXT, Found, Native
 from ._readers import READERS, detect_provider
 from .framing._error_bodies import error_in
-from .providers import ADAPTERS
+from .providers import PROVIDERS
 
 __all__ = ("DocumentReader", "Unreadable", "describe", "document_provider", "load", "read_document")
 
@@ -140,12 +139,13 @@ def read_document(
         )
         emit.finish("error")
         return None
+    entry = PROVIDERS[provider]
     if adapter is None or adapter.name != provider:
-        adapter = ADAPTERS[provider](emit)
+        adapter = entry.adapter(emit)
     emit.start(provider, found.model, found.response_id)
     emit.opening = False  # a response that failed is still a response
     _report(emit, found)
-    for event in _ENDS[provider](found, obj):
+    for event in entry.stream_end(found, obj) if entry.stream_end is not None else ():
         adapter.on_object(event)
     if not emit.finished:
         adapter.on_done()  # the body is whole: its end is the stream's end
@@ -183,68 +183,3 @@ def _call(emit: Emitter, native: Native) -> None:
         calls.whole(call, {}, "")  # no arguments at all, as a stream without any reads
     else:
         calls.whole(call, arguments)
-
-
-# -- each provider's end, as the last event of its stream brings it ------------------------------
-
-End = Callable[[Found, Any], list[dict[str, Any]]]
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _openai_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    choice = {"index": 0, "finish_reason": found.finish_reason}
-    return [{"choices": [choice], "usage": found.usage}]
-
-
-def _responses_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    status = found.finish_reason
-    kind = status if status in ("incomplete", "failed") else "completed"
-    response = _dict(obj)
-    summary = {
-        "status": status,
-        "error": response.get("error"),
-        "incomplete_details": response.get("incomplete_details"),
-        "usage": found.usage,
-    }
-    return [{"type": f"response.{kind}", "response": summary}]
-
-
-def _anthropic_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    delta = {"type": "message_delta", "delta": {"stop_reason": found.finish_reason}, "usage": found.usage}
-    return [delta, {"type": "message_stop"}]
-
-
-def _ollama_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    return [{"done": True, "done_reason": found.finish_reason, **_dict(found.usage)}]
-
-
-def _gemini_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    response = _dict(obj)
-    candidates = response.get("candidates")
-    first = _dict(candidates[0]) if isinstance(candidates, list) and candidates else {}
-    candidate = {"finishReason": found.finish_reason, "finishMessage": first.get("finishMessage")}
-    chunk = {"candidates": [candidate], "usageMetadata": found.usage}
-    chunk["promptFeedback"] = response.get("promptFeedback")
-    return [chunk]
-
-
-def _bedrock_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    return [{"messageStop": {"stopReason": found.finish_reason}}, {"metadata": {"usage": found.usage}}]
-
-
-def _cohere_end(found: Found, obj: Any) -> list[dict[str, Any]]:
-    return [{"type": "message-end", "delta": {"finish_reason": found.finish_reason, "usage": found.usage}}]
-
-
-_ENDS: dict[str, End] = {
-    "openai": _openai_end,
-    "openai-responses": _responses_end,
-    "anthropic": _anthropic_end,
-    "ollama": _ollama_end,
-    "gemini": _gemini_end,
-    "bedrock": _bedrock_end,
-    "cohere": _cohere_end,
-}

@@ -12,8 +12,8 @@ The policy is a table, first row first: ``detect=`` as named (the parser
 then runs exactly those); then :func:`reads_bare_json`: ``native=False`` yes (the text is the protocol);
 ``native=True`` no (native calls are the protocol); a known hosted model
 (:data:`HOSTED_MODELS`) no; a ``"text"``, OpenAI-compatible or Ollama stream
-(:data:`BARE_JSON_PROVIDERS`) yes; Anthropic, Responses, Gemini, Bedrock and
-Cohere streams no.  The guide has the table with its reasons
+(:data:`BARE_JSON_PROVIDERS`) yes; Anthropic, Responses, Gemini, Bedrock (Converse and
+InvokeModel) and Cohere streams no.  The guide has the table with its reasons
 (docs/guide/calls-in-text.md, "The fallback policy"), and
 tests/test_fallback_policy.py walks it, row by row, against the parser.
 

@@ -549,7 +549,7 @@ def test_the_json_body_framer_forwards_what_comes_after_it_handed_over() -> None
     from streamcalls._nonstream import DocumentReader
     from streamcalls.framing._make import make_framer
     from streamcalls.framing._records import Framer
-    from streamcalls.providers.ollama import OllamaAdapter
+    from streamcalls.providers.ollama.reader import OllamaAdapter
 
     body = (DATA / "ollama/thinking_then_call.ndjson").read_bytes()
     emit = Emitter(Limits(), counter_ids())

@@ -51,7 +51,17 @@ from tests.support import (
 )
 
 GUIDE = Path(__file__).parent.parent / "docs" / "guide" / "calls-in-text.md"
-PROVIDERS = ("text", "openai", "ollama", "anthropic", "openai-responses", "gemini", "bedrock", "cohere")
+PROVIDERS = (
+    "text",
+    "openai",
+    "ollama",
+    "anthropic",
+    "openai-responses",
+    "gemini",
+    "bedrock",
+    "bedrock-invoke",
+    "cohere",
+)
 MODEL_FIELD = (
     "openai",
     "ollama",
@@ -195,6 +205,10 @@ def stream(provider: str, text: str, model: str | None = None) -> bytes:
             }
         ]
         return b"".join(frame(spec) for spec in specs)
+    if provider == "bedrock-invoke":  # Meta Llama's own chunks in InvokeModel's frames: the invoke reader's
+        llama: list[dict[str, Any]] = [{"generation": p, "stop_reason": None} for p in pieces]
+        llama.append({"generation": "", "stop_reason": "stop"})
+        return b"".join(frame({"chunk": chunk}) for chunk in llama)
     assert provider == "cohere"
     out = _sse(
         {"type": "message-start", "id": "c1", "delta": {"message": {"role": "assistant"}}}, "message-start"

@@ -28,7 +28,7 @@ from streamcalls import (
     ToolCallStarted,
     Usage,
 )
-from streamcalls.providers._partial_args import ArgumentsWriter, PathError, parse_path
+from streamcalls.providers.gemini.partial_args import ArgumentsWriter, PathError, parse_path
 from tests.support import DATA, after_start, bytewise, counter_ids, feed_chunks, normalize, split_at
 
 GEMINI = DATA / "gemini"

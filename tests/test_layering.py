@@ -8,11 +8,18 @@ is read from the source (not run), relative ones resolved; those under ``if
 TYPE_CHECKING:`` count for the layering too (a type is a dependency), but not
 for I/O, since they never run.  The checks are plain functions, fed a fake
 violation below to prove that they can fail.
+
+Inside the providers' layer, ``ROLES`` says what each kind of module in a
+provider package is for and what it may import: a stream reader the core's
+leaf modules, framing and other readers; a request rule only other rules
+(pure functions on dicts); nothing there the codec, the async front or the
+replay server.  Every module under ``providers/`` has exactly one role.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
@@ -196,6 +203,91 @@ def package_imports(paths: Iterable[Path]) -> dict[str, Imports]:
     return {path.relative_to(PACKAGE).as_posix(): read_imports(path) for path in paths}
 
 
+LEAF = LAYERS[0].holds
+FRAMING = ("framing/*.py",)
+READER_HELPERS = (
+    "providers/gemini/partial_args.py",
+    "providers/openai_responses/reasoning_items.py",
+    "providers/bedrock_invoke/models.py",
+)
+RULES = ("providers/*/*_rules.py", "providers/_thinking_rules.py", "providers/_rejected.py")
+
+
+class Role(NamedTuple):
+    what: str
+    files: tuple[str, ...]  # patterns of paths under streamcalls/; * matches within one folder
+    may_import: tuple[str, ...]  # the same patterns, for the modules it imports
+
+
+ROLES = (
+    Role(
+        "the registry",
+        ("providers/__init__.py", "providers/_registry.py"),
+        (*LEAF, "providers/_*.py", "providers/*/__init__.py"),
+    ),
+    Role(
+        "a provider's registry entry",
+        ("providers/*/__init__.py",),
+        ("providers/_registry.py", "providers/*/*.py"),
+    ),
+    Role(
+        "a stream reader",
+        ("providers/*/reader.py",),
+        (*LEAF, *FRAMING, "providers/*/reader.py", *READER_HELPERS),
+    ),
+    Role("a stream reader's helper", READER_HELPERS, (*LEAF, *FRAMING)),
+    Role("a complete-response reader", ("providers/*/complete.py",), (*LEAF, "providers/_bodies.py")),
+    # A provider's target for the stream writer: streamcalls/writing/ holds their base and registry.
+    Role(
+        "a stream writer",
+        ("providers/*/writer.py",),
+        (*LEAF, "writing/*.py", *FRAMING, "providers/*/writer.py"),
+    ),
+    Role("a request encoding", ("providers/*/encoding.py",), (*LEAF, "providers/_encoding.py")),
+    Role("an error shape", ("providers/*/errors.py",), ("providers/_refusals.py",)),
+    # Pure functions on dicts: other rules, and the event types a rule compares (a recorded ToolCall).
+    Role("request rules", RULES, (*RULES, "_events.py")),
+    Role(
+        "a helper the providers share",
+        ("providers/_bodies.py", "providers/_encoding.py", "providers/_refusals.py"),
+        LEAF,
+    ),
+)
+
+
+def _matches(pattern: str, path: str) -> bool:
+    return re.fullmatch(re.escape(pattern).replace(r"\*", "[^/]*"), path) is not None
+
+
+def role_of(path: str) -> Role:
+    """The one role in ``ROLES`` of the file at ``path`` (under providers/); KeyError if not exactly one."""
+    found = [role for role in ROLES if any(_matches(pattern, path) for pattern in role.files)]
+    if len(found) != 1:
+        raise KeyError(f"streamcalls/{path} has {len(found)} roles in ROLES, not one")
+    return found[0]
+
+
+def role_violations(imports: Mapping[str, Imports]) -> list[str]:
+    """Each import of a module under providers/ that its role does not allow, said in a line."""
+    problems = []
+    for path, found in sorted(imports.items()):
+        if not path.startswith("providers/"):
+            continue
+        try:
+            role = role_of(path)
+        except KeyError as exc:
+            problems.append(str(exc.args[0]))
+            continue
+        for module in sorted(found.modules):
+            target = path_of(module)
+            if target == path or any(_matches(pattern, target) for pattern in role.may_import):
+                continue
+            problems.append(
+                f"streamcalls/{path} ({role.what}) imports {module}, which its role does not allow"
+            )
+    return problems
+
+
 def test_every_module_imports_only_its_layer_and_the_layers_below() -> None:
     imports = package_imports(PACKAGE.rglob("*.py"))
     assert len(imports) > 100  # the walk found the package
@@ -237,3 +329,30 @@ def test_imports_are_read_from_the_source() -> None:
     assert (
         read_imports(PACKAGE / "codec" / "_params.py").io == frozenset()
     )  # the SDKs' types: TYPE_CHECKING only
+
+
+def test_every_provider_module_imports_only_what_its_role_allows() -> None:
+    imports = package_imports((PACKAGE / "providers").rglob("*.py"))
+    assert len(imports) > 40  # every provider's package was found
+    assert role_violations(imports) == []
+
+
+def test_an_import_outside_a_role_is_a_violation() -> None:
+    """The check can fail: a rule that imports the emitter, a reader that imports the codec, a stray module."""
+    fake = {
+        "providers/gemini/history_rules.py": Imports(frozenset({"streamcalls._emitter"}), frozenset()),
+        "providers/anthropic/reader.py": Imports(
+            frozenset({"streamcalls.codec._encode", "streamcalls._events"}), frozenset()
+        ),
+        "providers/anthropic/errors.py": Imports(frozenset({"streamcalls.replay._errors"}), frozenset()),
+        "providers/anthropic/writer_notes.py": Imports(frozenset(), frozenset()),
+    }
+    assert role_violations(fake) == [
+        "streamcalls/providers/anthropic/errors.py (an error shape) imports streamcalls.replay._errors, "
+        "which its role does not allow",
+        "streamcalls/providers/anthropic/reader.py (a stream reader) imports streamcalls.codec._encode, "
+        "which its role does not allow",
+        "streamcalls/providers/anthropic/writer_notes.py has 0 roles in ROLES, not one",
+        "streamcalls/providers/gemini/history_rules.py (request rules) imports streamcalls._emitter, "
+        "which its role does not allow",
+    ]

@@ -64,3 +64,10 @@ def test_core_imports_no_io_library() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_import_loads_no_replay_server() -> None:
+    """The replay server's rules live in the provider packages, which the core imports; the server does not load."""
+    code = "import sys, streamcalls; print(','.join(sorted(m for m in sys.modules if m.startswith('streamcalls.replay'))))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""

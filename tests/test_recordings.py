@@ -25,8 +25,8 @@ from streamcalls import (
     extract,
 )
 from streamcalls.codec import CodecProviderName
+from streamcalls.replay._checks import Rejected, conversation_turn
 from streamcalls.replay._complete import complete_response
-from streamcalls.replay._history import Rejected, conversation_turn
 from streamcalls.replay._recordings import CONTENT_TYPES, event_ends
 from streamcalls.replay._reframe import gemini_body
 from streamcalls.testing import Recording, bundled_recordings, load_recordings

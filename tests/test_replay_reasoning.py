@@ -11,7 +11,7 @@ Ollama's ``thinking``; Cohere's ``tool_plan``), with the values copied from
 the recordings in ``streamcalls/replay/demo_streams``: not by streamcalls'
 codec.  The server answers it with the recording's next turn; each broken
 variant gets the provider's refusal, in its shape and words (the sources
-are in ``streamcalls/replay/_history``), read back through the openai and
+are in ``streamcalls/providers/<name>/history_rules.py``), read back through the openai and
 anthropic SDKs' error types where they apply.
 
 The whole loop -- ``run_tools``, then ``run.messages(provider)`` sent back --

@@ -4,7 +4,7 @@ Every test runs on asyncio and on trio.  The histories are written the way
 a user writes them (``encode_call`` + ``encode_result``), with the mistakes
 users make; the expected bodies are written out here in each provider's
 error shape and wording and were reviewed by eye (the wording's sources are
-in each ``streamcalls/replay/_history`` module).  OpenAI Chat's and Anthropic's
+in each ``streamcalls/providers/<name>/history_rules.py``).  OpenAI Chat's and Anthropic's
 refusals are in tests/test_replay_loop.py.
 """
 

@@ -5,7 +5,7 @@ hand with one mistake clients make (a missing ``max_tokens``, tools in
 another provider's shape, ``"stream": "yes"``, a call id the provider does
 not take); the expected bodies are written out here in each provider's
 error shape and wording, reviewed by eye against the sources quoted in
-``streamcalls/replay/_request`` and ``streamcalls/replay/_history``.  OpenAI's
+``streamcalls/providers/<name>/request_rules.py`` and ``history_rules.py``.  OpenAI's
 and Anthropic's refusals are also read back through their official SDKs'
 error types.  Each refused request has a twin, fixed, that is accepted.
 """
@@ -19,7 +19,7 @@ import anthropic
 import openai
 import pytest
 
-from streamcalls.replay._request._anthropic import SERVER_TOOLS
+from streamcalls.providers.anthropic.request_rules import SERVER_TOOLS
 from streamcalls.testing import ReplayApp, load_recordings, serve
 from tests.replaying import ASK, BUNDLED, provider_error, replay
 from tests.support import DATA

@@ -3,7 +3,37 @@
 # mypy: disable-error-code="overload-overlap"
 """The request side of a tool loop, typed: ``encode_tools``, ``encode_call``, ``encode_result``.
 
-The shapes themselves are in :mod:`._shapes`.  Here is what a caller sees:
+Every shape is a plain ``dict``/``list`` (``msgspec.json.encode`` and any
+HTTP client take it as it is), written from each provider's documented
+request format by its package's ``encoding`` module
+(``streamcalls/providers/<name>/encoding.py``), found through the provider
+registry:
+
+============================  ==================================================  ==========================================
+provider                      a call (``encode_call``)                             a result (``encode_result``)
+============================  ==================================================  ==========================================
+OpenAI Chat (and aliases)     ``assistant`` message, ``tool_calls[]`` with JSON     ``{"role": "tool", "tool_call_id"}``
+                              string ``arguments``
+OpenAI Responses              ``function_call`` items (``call_id``, JSON string)   ``function_call_output`` item
+Anthropic                     ``assistant`` message, ``tool_use`` blocks           ``user`` message, ``tool_result`` blocks
+Ollama                        ``assistant`` message, object ``arguments``          ``{"role": "tool", "tool_name"}``
+Gemini                        ``model`` content, ``functionCall`` parts            ``user`` content, ``functionResponse`` parts
+Bedrock Converse              ``assistant`` message, ``toolUse`` blocks            ``user`` message, ``toolResult`` blocks
+Cohere v2                     ``assistant`` message, ``tool_calls[]``, tool_plan   ``{"role": "tool", "tool_call_id"}``
+============================  ==================================================  ==========================================
+
+A call's Gemini 3 signature (:attr:`ToolCall.thought_signature
+<streamcalls.ToolCall.thought_signature>`) goes back where it came from:
+``thoughtSignature`` beside the Gemini ``functionCall``, and
+``extra_content.google.thought_signature`` on an OpenAI Chat call (Gemini's
+compatible endpoint).
+
+A failed tool (``ToolResult.is_error``) is flagged where the provider has a
+flag -- Anthropic ``is_error: true``, Bedrock ``status: "error"``, Gemini's
+``response: {"error": ...}`` (instead of ``{"output": ...}``) -- and
+elsewhere its content is prefixed with ``"Error: "``.
+
+Here is what a caller sees:
 
 - With a provider name written as a literal, each result is typed as the
   official SDK's own request type, where there is one: the openai SDK's
@@ -35,7 +65,8 @@ from .._errors import UsageError
 from .._events import ToolCall
 from .._names import CodecProviderName, OpenAIChatName
 from .._results import ToolResult
-from ._names import resolve
+from ..providers._encoding import Message
+from ._names import encoding_of
 from ._params import (
     AnthropicMessage,
     AnthropicTool,
@@ -45,7 +76,6 @@ from ._params import (
     ResponsesItem,
     ResponsesTool,
 )
-from ._shapes import CALLS, RESULTS, TOOLS, Message
 from ._tool import Tool, ToolDefinitions, as_tools
 
 __all__ = ("Message", "ToolSpec", "encode_call", "encode_result", "encode_tools")
@@ -84,7 +114,7 @@ def encode_tools(tools: ToolDefinitions, provider: CodecProviderName) -> Any:
 
     :raises UsageError: for an unknown provider or a tool without a name.
     """
-    return TOOLS[resolve(provider)](as_tools(tools))
+    return encoding_of(provider).tools(as_tools(tools))
 
 
 @overload
@@ -127,7 +157,7 @@ def encode_call(calls: Calls, provider: CodecProviderName, *, text: str | None =
 
     :raises UsageError: for an unknown provider, or no calls.
     """
-    encoder = CALLS[resolve(provider)]
+    encoder = encoding_of(provider).calls
     listed = [calls] if isinstance(calls, ToolCall) else list(calls)
     if not listed:
         raise UsageError("encode_call() needs at least one call")
@@ -174,7 +204,7 @@ def encode_result(result: ToolResult | Results, provider: CodecProviderName) -> 
 
     :raises UsageError: for an unknown provider, or an item that is not a ``ToolResult``.
     """
-    encoder = RESULTS[resolve(provider)]
+    encoder = encoding_of(provider).results
     if isinstance(result, ToolResult):
         return encoder([result])[0]
     listed = list(result)

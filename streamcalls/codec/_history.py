@@ -6,7 +6,8 @@
 Same provider (the turn's ``provider`` is the target's wire format, or is
 not known): every part goes back as the provider sent it, in order, with
 everything the provider requires back unchanged -- see
-:mod:`._assistant` for each provider's reasoning.  Another provider:
+each provider's ``encoding`` module (``providers/<name>/encoding.py``) for
+its reasoning.  Another provider:
 reasoning that carries a signature, redacted or encrypted content is
 dropped (only its own provider can verify it); plain reasoning text goes
 where the target has a field for it (DeepSeek's ``reasoning_content``,
@@ -28,11 +29,10 @@ from .._events import ToolCall, ToolCallFailed
 from .._names import CodecProviderName, OpenAIChatName
 from .._results import ToolResult
 from .._turn import Part, ReasoningPart, TextPart, Turn
-from ._assistant import ASSISTANT, Written
+from ..providers._encoding import Message, Written
 from ._ids import id_rewriter
-from ._names import resolve
+from ._names import encoding_of, resolve
 from ._params import AnthropicMessage, OpenAIMessage, ResponsesItem
-from ._shapes import RESULTS, Message
 
 __all__ = ("NO_RESULT", "UNREADABLE", "encode_turn", "failed_call")
 
@@ -97,9 +97,10 @@ def encode_turn(turn: Turn, provider: CodecProviderName, results: Results = None
     paired = _paired(calls, results, failures) if results is not None else []
     ids = id_rewriter(_id_rules(provider, target), [call.id for call in calls])
     written = Written(parts, same, provider, ids, turn.raw_arguments)
-    messages = ASSISTANT[target](written)
+    encoding = encoding_of(target)
+    messages = encoding.assistant(written)
     if paired:
-        results_encoder = RESULTS[target]
+        results_encoder = encoding.results
         messages += results_encoder([_renamed(result, ids(result.call_id)) for result in paired])
     return messages
 

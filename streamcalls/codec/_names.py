@@ -6,9 +6,10 @@ from typing import Literal, overload
 
 from .._errors import UsageError
 from .._names import CodecProviderName, unknown_provider
-from ..providers import ALIASES
+from ..providers import ALIASES, PROVIDERS
+from ..providers._registry import Encoding
 
-__all__ = ("CODEC_PROVIDERS", "Canonical", "resolve")
+__all__ = ("CODEC_PROVIDERS", "Canonical", "encoding_of", "resolve")
 
 Canonical = Literal["openai", "openai-responses", "anthropic", "ollama", "gemini", "bedrock", "cohere"]
 """The codec's wire formats, by their canonical names (what :func:`resolve` returns)."""
@@ -53,3 +54,14 @@ def resolve(provider: str, *, text: bool = False) -> str:
     if text:
         known.append("text")
     raise UsageError(unknown_provider(provider, known))
+
+
+def encoding_of(provider: str) -> Encoding:
+    """The request shapes of a codec provider name or alias, from the provider registry.
+
+    :raises UsageError: as :func:`resolve` does.
+    """
+    encoding = PROVIDERS[resolve(provider)].encoding
+    if encoding is None:  # every codec name has its shapes; a provider without them is not one
+        raise UsageError(f"provider {provider!r} has no request shapes")
+    return encoding

@@ -29,6 +29,11 @@ delay before a retry is Google's ``RetryInfo.retryDelay`` (``"37s"``) among
 the error's ``details``.  These functions are used both by the parser, on a
 body fed to it, and by the httpx front, on a response whose status already
 says it failed, so the same body gives the same message and code either way.
+
+A body is read by its shape alone, before any provider is known (under
+``provider="auto"``, in the httpx front), so the reading stays here, below
+the providers; the body each provider writes is its package's ``errors``
+module (``providers/<name>/errors.py``).
 """
 
 from __future__ import annotations

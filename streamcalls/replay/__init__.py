@@ -2,11 +2,12 @@
 
 ``_app`` is the ASGI application and ``_routes`` the provider endpoints it
 answers; ``_recordings`` loads a directory of recordings (the bundled ones
-are in ``demo_streams``, package data); ``_history`` holds each provider's
-rules for a conversation's history (what a request must carry back), with
-``_errors`` the refusals it sends; ``_request`` the checks of a request's own fields
-(``max_tokens``, tools, ``stream``, unknown names), and ``_checks`` runs them
-all in the providers' order; ``_recorded`` rebuilds a recorded turn's
+are in ``demo_streams``, package data).  What each provider refuses in a
+request -- its own fields, its history, what the turn it answers must come
+back with -- is the provider's, in its package (``providers/<name>/*_rules.py``),
+and so is its error shape (``providers/<name>/errors.py``); ``_checks``
+runs the rules through the provider registry in the providers' order and
+``_errors`` sends the refusals.  ``_recorded`` rebuilds a recorded turn's
 content as the provider's SDK keeps it (signed thinking, reasoning items),
 for those checks and for ``_complete``, which turns a recording into the
 complete (non-streamed) response; ``_reframe`` re-cuts it for another

@@ -4,7 +4,7 @@ Each response is a recording's bytes, cut at random points and sent piece by
 piece with random pauses, the way a provider's stream arrives.  Every
 provider is served at its own path and in its own request and response
 shapes (:mod:`._routes`): OpenAI Chat Completions and Responses, Anthropic
-Messages, Ollama, Gemini, Bedrock Converse and Cohere v2.  Besides them,
+Messages, Ollama, Gemini, Bedrock Converse and InvokeModel, and Cohere v2.  Besides them,
 ``GET /replay/<provider>/<name>`` (or ``<name>.turn2``, ...) serves a
 recording as it is, and ``GET /`` lists the recordings and endpoints.
 
@@ -15,7 +15,7 @@ recording answers, and an unknown one is the provider's 404, listing the
 recordings.  It is checked as the provider checks it (:mod:`._checks`):
 its own fields (a missing ``max_tokens``, tools in another provider's
 shape, a ``stream`` that is not a boolean), its history by the provider's
-rules (:mod:`._history`: a message that is not an object, a tool result
+rules (a message that is not an object, a tool result
 without its call, results not where their calls need them), and the
 reasoning state the recorded turn it answers must come back with (thinking
 blocks and their signatures, reasoning items, ``reasoning_content``); a
@@ -44,10 +44,9 @@ import anyio
 import msgspec
 
 from .._errors import UsageError
-from ._checks import check_fields, check_recorded, dialect_of
+from ._checks import Rejected, check_fields, check_recorded, conversation_turn, dialect_of
 from ._complete import complete_response
 from ._errors import Headers, error_response, no_model_message
-from ._history import Rejected, conversation_turn
 from ._recordings import Recording, bundled_recordings, event_ends, load_recordings
 from ._reframe import gemini_body
 from ._routes import ENDPOINTS, Route, route_for

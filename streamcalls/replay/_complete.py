@@ -5,8 +5,9 @@ model wrote (calls written in it stay in it, as a provider sends them), and
 its pieces are put back together in the provider's response shape: an
 OpenAI ``chat.completion``, a Responses ``response``, an Ollama
 ``done: true`` object, a Cohere v2 chat response (here), an Anthropic
-``message``, a Gemini ``GenerateContentResponse`` or a Bedrock Converse
-output (:mod:`._complete_blocks`: content kept in the stream's order).  A
+``message`` (also for Claude behind Bedrock's InvokeModel), a Gemini
+``GenerateContentResponse`` or a Bedrock Converse output
+(:mod:`._complete_blocks`: content kept in the stream's order).  A
 recording that holds a provider error gives that error instead, with a 500
 status, as a request that failed would.
 """
@@ -18,12 +19,13 @@ from collections.abc import Callable
 from typing import Any
 
 from .._api import parse
-from .._events import ProviderError, ToolCall
+from .._events import ProviderError, StreamStarted, ToolCall
 from ._complete_blocks import (
     GENERATED,
     Answer,
     anthropic_message,
     bedrock_output,
+    claude_invoke_message,
     gemini_response,
     total_tokens,
 )
@@ -47,6 +49,10 @@ def complete_response(recording: Recording, model: str) -> tuple[int, Body] | Pr
     error = next((e for e in events if type(e) is ProviderError), None)
     if error is not None:
         return error
+    if recording.provider == "bedrock-invoke":
+        started = next((e for e in events if type(e) is StreamStarted), None)
+        if started is None or started.provider != "anthropic":
+            return ProviderError(_NOT_CLAUDE, "ValidationException")
     return 200, _SHAPES[recording.provider](recording, model, Answer(events))
 
 
@@ -196,4 +202,10 @@ _SHAPES: dict[str, Callable[[Recording, str, Answer], Body]] = {
     "gemini": gemini_response,
     "bedrock": bedrock_output,
     "cohere": _cohere,
+    "bedrock-invoke": claude_invoke_message,
 }
+
+_NOT_CLAUDE = (
+    "the replay server writes a complete InvokeModel response for Claude's recordings only; "
+    "ask for this one's stream (invoke-with-response-stream)"
+)

@@ -24,12 +24,20 @@ from .._events import (
     ToolCallFailed,
     Usage,
 )
-from ._recorded import anthropic_blocks, bedrock_blocks
+from ._recorded import anthropic_blocks, bedrock_blocks, invoke_claude_blocks
 
 if TYPE_CHECKING:
     from ._recordings import Recording
 
-__all__ = ("GENERATED", "Answer", "anthropic_message", "bedrock_output", "gemini_response", "total_tokens")
+__all__ = (
+    "GENERATED",
+    "Answer",
+    "anthropic_message",
+    "bedrock_output",
+    "claude_invoke_message",
+    "gemini_response",
+    "total_tokens",
+)
 
 Body = dict[str, Any]
 
@@ -71,9 +79,18 @@ def total_tokens(usage: Usage) -> int:
 
 
 def anthropic_message(recording: Recording, model: str, answer: Answer) -> Body:
+    return _claude_message(recording, model, answer, anthropic_blocks(recording.body))
+
+
+def claude_invoke_message(recording: Recording, model: str, answer: Answer) -> Body:
+    """Claude's complete ``message`` behind InvokeModel: Anthropic's, from the events in the ``chunk`` frames."""
+    return _claude_message(recording, model, answer, invoke_claude_blocks(recording.body))
+
+
+def _claude_message(recording: Recording, model: str, answer: Answer, recorded: list[Body]) -> Body:
     calls = {call.id: call for call in answer.calls}
     blocks: list[Body] = []
-    for block in anthropic_blocks(recording.body):
+    for block in recorded:
         kind = block.get("type")
         if kind == "text":
             blocks.append({"type": "text", "text": block.get("text", "")})

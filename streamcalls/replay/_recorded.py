@@ -5,7 +5,7 @@ provider that signs or encrypts its reasoning also wants the blocks
 themselves back, unchanged and in order.  These readers rebuild them from
 the recorded body, the way the provider's SDK accumulates a stream, for the
 history rules that compare a request with what the model sent
-(:mod:`._history`) and for the complete responses (:mod:`._complete`):
+(the rules in the provider packages, :mod:`._checks`) and for the complete responses (:mod:`._complete`):
 
 - Anthropic: the ``content`` blocks -- ``thinking`` with its ``signature``,
   ``redacted_thinking`` with its ``data``, ``text``, ``tool_use`` -- by
@@ -15,6 +15,9 @@ history rules that compare a request with what the model sent
   and ``encrypted_content``, a ``function_call`` with its ``id``);
 - Bedrock Converse: the ``content`` blocks, ``reasoningContent`` holding
   ``reasoningText{text, signature}`` or ``redactedContent``;
+- Bedrock InvokeModel: the model's own events, one in each ``chunk``
+  frame (base64 in its ``bytes``), and for Claude its Messages content
+  blocks, as Anthropic's;
 - OpenAI Chat and the servers that speak it: the ``model`` the chunks name
   (which server answered: DeepSeek, Kimi, Mistral's, OpenAI's) and whether
   the turn streamed ``reasoning_content``.
@@ -25,6 +28,8 @@ gives what its readable records hold.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any
 
 import msgspec
@@ -40,6 +45,8 @@ __all__ = (
     "chat_dialect",
     "chat_model",
     "chat_reasons",
+    "invoke_claude_blocks",
+    "invoke_objects",
     "responses_items",
     "sse_payloads",
 )
@@ -110,9 +117,34 @@ def anthropic_blocks(body: bytes) -> list[Block]:
     A ``tool_use`` block's ``input`` is its arguments' JSON decoded, or None
     if they do not decode (a call cut off).
     """
+    return _claude_blocks(_objects(body))
+
+
+def invoke_objects(body: bytes) -> list[dict[str, Any]]:
+    """The model's own events of an InvokeModel stream: the JSON each ``chunk`` frame's ``bytes`` hold."""
+    found = []
+    for name, obj in _frames(body):
+        data = obj.get("bytes")
+        if name != "chunk" or not isinstance(data, str):
+            continue
+        try:
+            event = msgspec.json.decode(base64.b64decode(data, validate=True))
+        except (binascii.Error, msgspec.DecodeError):
+            continue
+        if isinstance(event, dict):
+            found.append(event)
+    return found
+
+
+def invoke_claude_blocks(body: bytes) -> list[Block]:
+    """The content blocks of Claude's Messages events in an InvokeModel stream (see :func:`anthropic_blocks`)."""
+    return _claude_blocks(invoke_objects(body))
+
+
+def _claude_blocks(events: list[dict[str, Any]]) -> list[Block]:
     blocks: dict[int, Block] = {}
     partial: dict[int, str] = {}
-    for obj in _objects(body):
+    for obj in events:
         kind, index = obj.get("type"), obj.get("index")
         if not isinstance(index, int):
             continue

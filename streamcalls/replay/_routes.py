@@ -11,7 +11,12 @@ Each provider at its own path, in its own request shape:
   element) and ``:generateContent`` (complete): the path names the model;
 - Bedrock ``/model/{modelId}/converse-stream`` (binary event stream) and
   ``/model/{modelId}/converse`` (complete): the path names the model,
-  percent-encoded (a model ARN holds ``/`` and ``:``).
+  percent-encoded (a model ARN holds ``/`` and ``:``);
+- Bedrock InvokeModel ``/model/{modelId}/invoke-with-response-stream``
+  (the model's own events in ``chunk`` frames of the binary event stream:
+  Claude's Messages events, for the anthropic SDK's Bedrock client) and
+  ``/model/{modelId}/invoke`` (complete): the path names the model, as
+  Converse's does.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ _BY_PATH = {
 }
 _GEMINI = re.compile(r"/v1beta/models/(?P<model>[^/:]+):(?P<method>streamGenerateContent|generateContent)")
 _BEDROCK = re.compile(r"/model/(?P<model>[^/]+)/(?P<method>converse-stream|converse)")
+_INVOKE = re.compile(r"/model/(?P<model>[^/]+)/(?P<method>invoke-with-response-stream|invoke)")
 
 ENDPOINTS: tuple[tuple[str, str], ...] = (
     ("POST /v1/chat/completions", "openai: OpenAI Chat Completions (base_url <url>/v1)"),
@@ -69,6 +75,11 @@ ENDPOINTS: tuple[tuple[str, str], ...] = (
     ("POST /v1beta/models/<model>:generateContent", "gemini: the complete response"),
     ("POST /model/<model>/converse-stream", "bedrock: the binary event stream (endpoint_url <url>)"),
     ("POST /model/<model>/converse", "bedrock: the complete response"),
+    (
+        "POST /model/<model>/invoke-with-response-stream",
+        "bedrock-invoke: InvokeModel's event stream (AnthropicBedrock base_url <url>)",
+    ),
+    ("POST /model/<model>/invoke", "bedrock-invoke: the complete response (Claude's)"),
     ("POST /v2/chat", "cohere: Cohere v2 chat (base_url <url>)"),
     ("GET /replay/<provider>/<name>", "a recording as it is (<name>.turn2: its second turn)"),
 )
@@ -90,4 +101,8 @@ def route_for(raw_path: str, query: str = "") -> Route | None:
     match = _BEDROCK.fullmatch(raw_path)
     if match is not None:
         return Route("bedrock", unquote(match["model"]), match["method"] == "converse-stream")
+    match = _INVOKE.fullmatch(raw_path)
+    if match is not None:
+        streams = match["method"] == "invoke-with-response-stream"
+        return Route("bedrock-invoke", unquote(match["model"]), streams)
     return None

@@ -1,0 +1,29 @@
+"""Ollama's error responses, as the replay server answers a request it refuses: ``{"error": "..."}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._refusals import Headers
+
+__all__ = ("error_body", "no_model")
+
+
+def error_body(
+    status: int,
+    message: str,
+    *,
+    param: str | None = None,
+    code: str | None = None,
+    kind: str | None = None,
+    shape: str | None = None,
+    violations: tuple[tuple[str | None, str], ...] = (),
+) -> tuple[Headers, Any]:
+    """The extra headers and JSON body of Ollama's error (see :class:`~.._refusals.ErrorWriter`)."""
+    body = {"error": message}
+    return [], body
+
+
+def no_model(model: object, method: str) -> str:
+    """Ollama's words for a model it does not have."""
+    return f"model '{model}' not found"
