@@ -293,16 +293,14 @@ class CallAssembler:
         return self._after_scan(call, fragment, end)
 
     def _append(self, call: Call, fragment: str) -> None:
+        call.keep(fragment)
         if call.started:
-            call.keep(fragment)
             self._out.append(ToolCallDelta(call.index, fragment))
             if call.patches is not None:
                 call.patches.feed(fragment)
-            return
-        call.keep(fragment)
         # Fragments before the start are replayed as deltas, each; but a withheld call may be
         # long: its replay comes in fewer, longer deltas.
-        if call.withheld and len(call.parts or ()) >= call.joined + JOIN_EVERY:
+        elif call.withheld and len(call.parts or ()) >= call.joined + JOIN_EVERY:
             call.join_tail()
 
     def _feed_over_limit(self, call: Call, fragment: str) -> int:
