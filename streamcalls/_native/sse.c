@@ -1,0 +1,430 @@
+/* The native SSEFramer: streamcalls/framing/_sse.py and _lines.py (the reference), byte for byte.
+ *
+ * Lines end at CR, LF or CRLF (a CR that ends one chunk and an LF that starts the next are one
+ * line end); a line over max_line_bytes is reported in its place and skipped; ``data`` lines are
+ * joined by LF, an event over max_event_bytes is reported and dropped; a blank line dispatches.
+ * A dispatched record goes to the sink's native reader when its class declares one, and to
+ * ``sink.on_record(name, data)`` whenever that reader does not take it.  Each chunk's bytes are
+ * looked at once; the unfinished line waits in ``tail``, the event's data in ``data`` -- or, while
+ * the event has one data line that lies in the chunk being fed, nowhere: it is read in place.
+ */
+#include "speedups.h"
+
+#ifndef Py_LIMITED_API
+#include <structmember.h>
+#endif
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *sink;
+    PyObject *out;
+    PyObject *last_event_id;
+    Py_ssize_t max_line, max_event;
+    Buf tail; /* the unfinished line */
+    Buf data; /* the event's data lines, joined by LF (unless held in place: pend) */
+    Buf event; /* the event type's bytes */
+    Buf scratch; /* the readers' decoded strings */
+    const char *pend; /* the event's only data line, still in the chunk being fed */
+    Py_ssize_t pend_len;
+    Py_ssize_t lines; /* data lines of the event */
+    Py_ssize_t first_len; /* the first one's length: an overflow's preview */
+    Py_ssize_t size; /* bytes of data values, for max_event_bytes */
+    int has_event, skip_lf, discarding, busy;
+} Framer;
+
+static int report(Framer *self, PyObject *message, const char *raw, Py_ssize_t len)
+{
+    /* ParseError(message, preview(raw)): preview looks at 201 bytes at most. */
+    PyObject *bytes = PyBytes_FromStringAndSize(raw, len > 201 ? 201 : len);
+    PyObject *shown = bytes ? PyObject_CallOneArg(S.preview, bytes) : NULL;
+    PyObject *error = shown ? PyObject_CallFunctionObjArgs(S.ParseError, message, shown, NULL) : NULL;
+    int result = error ? PyList_Append(self->out, error) : -1;
+    Py_XDECREF(bytes);
+    Py_XDECREF(shown);
+    Py_XDECREF(error);
+    return result;
+}
+
+static int report_long(Framer *self, const char *line, Py_ssize_t len)
+{
+    PyObject *message = PyUnicode_FromFormat(
+        "SSE line exceeds max_line_bytes=%zd; skipped to the next line", self->max_line);
+    int result = message ? report(self, message, line, len) : -1;
+    Py_XDECREF(message);
+    return result;
+}
+
+/* The event's first data line is held in place no longer: copy it into ``data``. */
+static int keep_pending(Framer *self)
+{
+    if (self->pend == NULL) {
+        return 0;
+    }
+    const char *pend = self->pend;
+    self->pend = NULL;
+    self->data.len = 0;
+    return buf_add(&self->data, pend, self->pend_len);
+}
+
+static void clear_event(Framer *self)
+{
+    self->pend = NULL;
+    self->data.len = 0;
+    self->lines = 0;
+    self->size = 0;
+    self->has_event = 0;
+}
+
+static int add_data(Framer *self, const char *value, Py_ssize_t len, int in_chunk)
+{
+    if (self->lines == 0) {
+        self->first_len = len;
+        self->data.len = 0;
+        if (in_chunk) {
+            self->pend = value;
+            self->pend_len = len;
+        }
+        else if (buf_add(&self->data, value, len) < 0) {
+            return -1;
+        }
+    }
+    else if (keep_pending(self) < 0 || buf_add(&self->data, "\n", 1) < 0 ||
+             buf_add(&self->data, value, len) < 0) {
+        return -1;
+    }
+    self->lines++;
+    return 0;
+}
+
+static int overflow_event(Framer *self)
+{
+    PyObject *message = PyUnicode_FromFormat("SSE event data exceeds max_event_bytes=%zd; event dropped",
+                                             self->max_event);
+    const char *first = self->pend ? self->pend : self->data.data;
+    int result = message ? report(self, message, first, self->first_len) : -1;
+    Py_XDECREF(message);
+    clear_event(self);
+    return result;
+}
+
+/* One record: sink.on_record(name, data). */
+static int deliver(Framer *self, const char *payload, Py_ssize_t len, int has_event)
+{
+    PyObject *sink = Py_NewRef(self->sink);
+    records_pure++;
+    PyObject *name = has_event ? PyUnicode_DecodeUTF8(self->event.data, self->event.len, "replace")
+                               : Py_NewRef(Py_None);
+    PyObject *data = name ? PyBytes_FromStringAndSize(payload, len) : NULL;
+    PyObject *done = data ? PyObject_CallMethodObjArgs(sink, S.str_on_record, name, data, NULL) : NULL;
+    Py_XDECREF(name);
+    Py_XDECREF(data);
+    Py_DECREF(sink);
+    if (done == NULL) {
+        return -1;
+    }
+    Py_DECREF(done);
+    return 0;
+}
+
+static int dispatch(Framer *self)
+{
+    int has_event = self->has_event;
+    self->has_event = 0;
+    if (self->lines == 0) {
+        return 0;
+    }
+    const char *payload = self->pend ? self->pend : self->data.data;
+    Py_ssize_t len = self->pend ? self->pend_len : self->data.len;
+    int result;
+    self->lines = 0;
+    self->size = 0;
+    if (len == 6 && memcmp(payload, "[DONE]", 6) == 0) {
+        PyObject *done = PyObject_CallMethodObjArgs(self->sink, S.str_on_done, NULL);
+        result = done ? 0 : -1;
+        Py_XDECREF(done);
+    }
+    else {
+        result = deliver(self, payload, len, has_event);
+    }
+    self->pend = NULL;
+    self->data.len = 0;
+    return result;
+}
+
+static int field(Framer *self, const char *line, Py_ssize_t len, int in_chunk)
+{
+    const char *colon = memchr(line, ':', (size_t)len);
+    Py_ssize_t name_len = colon ? colon - line : len;
+    const char *value = colon ? colon + 1 : line + len;
+    Py_ssize_t value_len = line + len - value;
+    if (value_len > 0 && *value == ' ') {
+        value++;
+        value_len--;
+    }
+    if (name_len == 5 && memcmp(line, "event", 5) == 0) {
+        self->event.len = 0;
+        self->has_event = 1;
+        return buf_add(&self->event, value, value_len);
+    }
+    if (name_len == 4 && memcmp(line, "data", 4) == 0) {
+        return add_data(self, value, value_len, in_chunk); /* "data" without a colon: "" */
+    }
+    if (name_len == 2 && memcmp(line, "id", 2) == 0 && memchr(value, '\0', (size_t)value_len) == NULL) {
+        PyObject *id = PyUnicode_DecodeUTF8(value, value_len, "replace");
+        if (id == NULL) {
+            return -1;
+        }
+        Py_SETREF(self->last_event_id, id);
+    }
+    return 0; /* "retry" and unknown fields are ignored */
+}
+
+static int line_in(Framer *self, const char *line, Py_ssize_t len, int in_chunk)
+{
+    if (len > self->max_line) {
+        return report_long(self, line, len);
+    }
+    if (len == 0) {
+        return dispatch(self);
+    }
+    if (len >= 5 && memcmp(line, "data:", 5) == 0) {
+        Py_ssize_t skip = (len > 5 && line[5] == ' ') ? 6 : 5;
+        if (add_data(self, line + skip, len - skip, in_chunk) < 0) {
+            return -1;
+        }
+        self->size += len - skip;
+        return self->size > self->max_event ? overflow_event(self) : 0;
+    }
+    if (line[0] == ':') {
+        return 0; /* a comment */
+    }
+    return field(self, line, len, in_chunk);
+}
+
+/* The rest of a chunk, no line end in it: the unfinished line. */
+static int rest_in(Framer *self, const char *p, Py_ssize_t n)
+{
+    if (n == 0 || self->discarding) {
+        return 0;
+    }
+    if (buf_add(&self->tail, p, n) < 0) {
+        return -1;
+    }
+    if (self->tail.len > self->max_line) {
+        int result = report_long(self, self->tail.data, self->tail.len);
+        self->tail.len = 0;
+        self->discarding = 1; /* until the line's end */
+        return result;
+    }
+    return 0;
+}
+
+static int feed_bytes(Framer *self, const char *p, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    int has_cr = memchr(p, '\r', (size_t)n) != NULL; /* (most streams have none: one look per chunk) */
+    if (self->skip_lf && n > 0) {
+        self->skip_lf = 0;
+        if (p[0] == '\n') {
+            i = 1;
+        }
+    }
+    while (i < n) {
+        const char *lf = memchr(p + i, '\n', (size_t)(n - i));
+        Py_ssize_t j = lf ? lf - p : n;
+        const char *cr = has_cr ? memchr(p + i, '\r', (size_t)(j - i)) : NULL;
+        if (cr != NULL) {
+            j = cr - p;
+        }
+        if (j == n) {
+            return rest_in(self, p + i, n - i);
+        }
+        Py_ssize_t next = j + 1;
+        if (p[j] == '\r') {
+            if (j + 1 < n) {
+                next = p[j + 1] == '\n' ? j + 2 : j + 1;
+            }
+            else {
+                self->skip_lf = 1;
+            }
+        }
+        int result;
+        if (self->discarding) {
+            self->discarding = 0; /* the end of the line that was over the limit */
+            result = 0;
+        }
+        else if (self->tail.len > 0) {
+            if (buf_add(&self->tail, p + i, j - i) < 0) {
+                return -1;
+            }
+            result = line_in(self, self->tail.data, self->tail.len, 0);
+            self->tail.len = 0;
+        }
+        else {
+            result = line_in(self, p + i, j - i, 1);
+        }
+        if (result < 0) {
+            return -1;
+        }
+        i = next;
+    }
+    return 0;
+}
+
+static int enter(Framer *self)
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "SSEFramer fed again while it was delivering a record");
+        return -1;
+    }
+    self->busy = 1;
+    return 0;
+}
+
+static PyObject *feed(Framer *self, PyObject *arg)
+{
+    Py_buffer view;
+    const char *p;
+    Py_ssize_t n;
+    int is_bytes = PyBytes_Check(arg);
+    if (enter(self) < 0) {
+        return NULL;
+    }
+    if (is_bytes) {
+        p = PyBytes_AS_STRING(arg);
+        n = PyBytes_GET_SIZE(arg);
+    }
+    else {
+        if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) {
+            self->busy = 0;
+            return NULL;
+        }
+        p = view.buf;
+        n = view.len;
+    }
+    int result = feed_bytes(self, p, n);
+    /* The chunk is the caller's: a data line still held in it is copied before feed returns. */
+    if (keep_pending(self) < 0) {
+        result = -1;
+    }
+    if (!is_bytes) {
+        PyBuffer_Release(&view);
+    }
+    self->busy = 0;
+    if (result < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *close_(Framer *self, PyObject *unused)
+{
+    if (enter(self) < 0) {
+        return NULL;
+    }
+    int result = 0;
+    self->discarding = 0;
+    if (self->tail.len > 0) {
+        /* The unfinished last line: read as if its line end had come (see _sse.py). */
+        Buf rest = self->tail;
+        self->tail = (Buf){NULL, 0, 0};
+        result = line_in(self, rest.data, rest.len, 0);
+        buf_free(&rest);
+    }
+    if (result == 0) {
+        result = dispatch(self);
+    }
+    self->busy = 0;
+    if (result < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static int init(Framer *self, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"sink", "out", "max_line_bytes", "max_event_bytes", NULL};
+    PyObject *sink, *out;
+    Py_ssize_t max_line, max_event;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO!nn", names, &sink, &PyList_Type, &out, &max_line,
+                                     &max_event)) {
+        return -1;
+    }
+    if (!S.configured) {
+        PyErr_SetString(PyExc_RuntimeError, "streamcalls._native._speedups is not configured");
+        return -1;
+    }
+    Py_XSETREF(self->sink, Py_NewRef(sink));
+    Py_XSETREF(self->out, Py_NewRef(out));
+    Py_XSETREF(self->last_event_id, PyUnicode_FromStringAndSize("", 0));
+    self->max_line = max_line;
+    self->max_event = max_event;
+    return self->last_event_id ? 0 : -1;
+}
+
+static int traverse(Framer *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->sink);
+    Py_VISIT(self->out);
+    return 0;
+}
+
+static int clear(Framer *self)
+{
+    Py_CLEAR(self->sink);
+    Py_CLEAR(self->out);
+    Py_CLEAR(self->last_event_id);
+    return 0;
+}
+
+static void dealloc(Framer *self)
+{
+    PyObject_GC_UnTrack(self);
+    clear(self);
+    buf_free(&self->tail);
+    buf_free(&self->data);
+    buf_free(&self->event);
+    buf_free(&self->scratch);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef framer_methods[] = {
+    {"feed", (PyCFunction)feed, METH_O, "feed(data) -> None\n--\n\nAdd bytes; completed records go to sink."},
+    {"close", (PyCFunction)close_, METH_NOARGS,
+     "close() -> None\n--\n\nEnd of input: the unfinished last line and event are delivered."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef framer_members[] = {
+    {"sink", T_OBJECT_EX, offsetof(Framer, sink), 0, "Where records go: an adapter, or auto-detection."},
+    {"last_event_id", T_OBJECT_EX, offsetof(Framer, last_event_id), 0, "The last ``id`` field's value."},
+    {NULL, 0, 0, 0, NULL},
+};
+
+PyTypeObject SSEFramerType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "streamcalls._native._speedups.SSEFramer",
+    .tp_basicsize = sizeof(Framer),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "SSEFramer(sink, out, max_line_bytes, max_event_bytes)\n--\n\n"
+              "Server-sent events cut into records, natively (streamcalls.framing._sse.SSEFramer's rules).",
+    .tp_traverse = (traverseproc)traverse,
+    .tp_clear = (inquiry)clear,
+    .tp_dealloc = (destructor)dealloc,
+    .tp_methods = framer_methods,
+    .tp_members = framer_members,
+    .tp_init = (initproc)init,
+    .tp_new = PyType_GenericNew,
+};
+
+int sse_init_type(PyObject *module)
+{
+    if (PyType_Ready(&SSEFramerType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&SSEFramerType);
+    if (PyModule_AddObject(module, "SSEFramer", (PyObject *)&SSEFramerType) < 0) {
+        Py_DECREF(&SSEFramerType);
+        return -1;
+    }
+    return 0;
+}

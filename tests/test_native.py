@@ -1,0 +1,242 @@
+"""The native fast path against the pure-Python reference: the same events, field for field.
+
+The pure path is the one reference for every rule (see streamcalls/_native); the
+native path may only ever do what it would have done.  So each stream here runs
+through both -- the native one as built, the pure one under
+``_native.pure_python()`` -- and the events are compared as msgspec encodes them,
+one by one.  Here: the SSE framer on its own (generated streams of every field,
+line end and limit, split anywhere), and every recording of the corpus, whole,
+one byte at a time, at two-piece splits and at random splits, named and under
+``provider="auto"``, with and without ``partial_arguments=True``.  The generated
+OpenAI and Anthropic streams are in tests/test_native_streams.py, and the fuzz
+harness (tests/fuzzing.py) runs each of its inputs through both paths as well.
+
+Each test also checks that the native readers did read records (``counts()``),
+so that none passes by running the pure path twice.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tracemalloc
+from collections.abc import Callable, Iterable
+from typing import Any, cast
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import streamcalls
+from streamcalls import Event, _native
+from streamcalls.framing._records import Framer
+from streamcalls.framing._sse import SSEFramer
+from tests.support import Case, bytewise, corpus, counter_ids, split_at
+
+speedups = _native.speedups
+pytestmark = pytest.mark.skipif(
+    speedups is None, reason="the native path is not built here (no compiler), or STREAMCALLS_PURE_PYTHON=1"
+)
+
+CASES = corpus()
+IDS = [case.id for case in CASES]
+NATIVE_PROVIDERS = ("openai", "anthropic")
+
+
+def encoded(events: Iterable[Event]) -> list[bytes]:
+    return [msgspec.json.encode(event) for event in events]
+
+
+def feed(chunks: Iterable[bytes], provider: str, **options: Any) -> list[bytes]:
+    parser = streamcalls.StreamParser(
+        cast(streamcalls.ProviderName, provider), id_factory=counter_ids(), **options
+    )
+    events: list[Event] = []
+    for chunk in chunks:
+        events += parser.feed(chunk)
+    events += parser.close()
+    return encoded(events)
+
+
+def same_on_both_paths(chunks: list[bytes], provider: str, **options: Any) -> list[bytes]:
+    """The stream's events on the native path, checked equal to the pure path's; returned."""
+    native = feed(chunks, provider, **options)
+    with _native.pure_python():
+        pure = feed(chunks, provider, **options)
+    assert native == pure
+    return native
+
+
+# -- the framer on its own -----------------------------------------------------------------------
+
+
+class Recorder:
+    """A sink that records what it is given (no native reader: its class declares none)."""
+
+    def __init__(self) -> None:
+        self.records: list[tuple[str | None, bytes]] = []
+
+    def on_record(self, name: str | None, data: bytes) -> None:
+        self.records.append((name, data))
+
+    def on_done(self) -> None:
+        self.records.append(("<DONE>", b""))
+
+
+def frame(make: Callable[..., Framer], chunks: list[bytes], max_line: int, max_event: int) -> Any:
+    sink = Recorder()
+    out: list[Event] = []
+    framer = make(sink, out, max_line, max_event)
+    ids = []
+    for chunk in chunks:
+        framer.feed(chunk)
+        ids.append(getattr(framer, "last_event_id", None))
+    framer.close()
+    return sink.records, encoded(out), ids
+
+
+_NAMES = [b"data", b"event", b"id", b"retry", b"", b"dat", b"data ", b"x"]
+_VALUES = [b"", b" ", b"x", b" y", b"  z", b"[DONE]", b"\xc3\xa9", b"\xff", b"a\0b", b'{"a": 1}', b":"]
+
+
+@st.composite
+def sse_streams(draw: st.DrawFn) -> bytes:
+    lines = []
+    for _ in range(draw(st.integers(0, 25))):
+        kind = draw(st.integers(0, 5))
+        if kind == 0:
+            line = b""
+        elif kind == 1:
+            line = b":" + draw(st.sampled_from(_VALUES))
+        elif kind == 2:
+            line = draw(st.sampled_from(_NAMES))  # a field without a colon
+        elif kind == 3:
+            line = b"data: " + draw(st.binary(max_size=40))
+        else:
+            line = draw(st.sampled_from(_NAMES)) + b":" + draw(st.sampled_from(_VALUES))
+        line = line.replace(b"\r", b"").replace(b"\n", b"")
+        lines.append(line + draw(st.sampled_from([b"\n", b"\r", b"\r\n"])))
+    tail = draw(st.binary(max_size=12)) if draw(st.booleans()) else b""
+    return b"".join(lines) + tail
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    stream=sse_streams(),
+    cuts=st.lists(st.integers(0, 400), max_size=20),
+    max_line=st.sampled_from([4, 9, 16, 1 << 20]),
+    max_event=st.sampled_from([3, 10, 1 << 20]),
+)
+def test_the_native_framer_frames_as_the_pure_one(
+    stream: bytes, cuts: list[int], max_line: int, max_event: int
+) -> None:
+    assert speedups is not None
+    for chunks in (split_at(stream, cuts), bytewise(stream)):
+        assert frame(speedups.SSEFramer, chunks, max_line, max_event) == frame(
+            SSEFramer, chunks, max_line, max_event
+        )
+
+
+def test_a_line_without_end_holds_at_most_the_line_limit() -> None:
+    """Bounded memory: an endless line costs the limit and one chunk, whatever comes."""
+    assert speedups is not None
+    out: list[Event] = []
+    framer = speedups.SSEFramer(Recorder(), out, 1000, 1000)
+    chunk = b"z" * 4096
+    tracemalloc.start()
+    try:
+        for _ in range(2000):  # 8 MB of one line
+            framer.feed(chunk)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 64 << 10
+    assert len(out) == 1  # reported once
+
+
+def test_an_event_of_many_lines_holds_at_most_the_event_limit() -> None:
+    assert speedups is not None
+    out: list[Event] = []
+    framer = speedups.SSEFramer(Recorder(), out, 1000, 10_000)
+    line = b"data: " + b"d" * 94 + b"\n"
+    reported = 0
+    tracemalloc.start()
+    try:
+        for _ in range(20_000):  # 2 MB of data lines, no blank line
+            framer.feed(line)
+            reported += len(out)
+            out.clear()  # (the reports are events: the caller takes them)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 64 << 10
+    assert reported > 100  # each time it went over, reported
+
+
+def test_feeding_while_it_delivers_is_refused() -> None:
+    assert speedups is not None
+
+    class Reentrant(Recorder):
+        def on_record(self, name: str | None, data: bytes) -> None:
+            framer.feed(b"data: again\n\n")
+
+    framer = speedups.SSEFramer(Reentrant(), [], 1000, 1000)
+    with pytest.raises(RuntimeError, match="fed again"):
+        framer.feed(b"data: x\n\n")
+    framer.feed(b"data: y\n")  # and it goes on
+
+
+# -- the recordings ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_every_recording_gives_the_same_events_on_both_paths(case: Case) -> None:
+    data = case.data()
+    for provider in (case.provider, "auto"):
+        for partial in (False, True):
+            options = {**case.options(), "partial_arguments": partial}
+            same_on_both_paths([data], provider, **options)
+            same_on_both_paths(bytewise(data), provider, **options)
+    step = max(1, len(data) // 40)
+    for cut in range(1, len(data), step):
+        same_on_both_paths([data[:cut], data[cut:]], case.provider, **case.options())
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.path.suffix == ".sse"], ids=lambda c: c.id)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_splits_of_every_sse_recording(case: Case, data: st.DataObject) -> None:
+    raw = case.data()
+    cuts = data.draw(st.lists(st.integers(0, len(raw)), max_size=60))
+    provider = data.draw(st.sampled_from([case.provider, "auto"]))
+    partial = data.draw(st.booleans())
+    same_on_both_paths(split_at(raw, cuts), provider, partial_arguments=partial, **case.options())
+
+
+# -- which path a stream takes -------------------------------------------------------------------
+
+
+def test_pure_python_env_turns_the_native_path_off() -> None:
+    code = (
+        "import streamcalls, streamcalls._native as n; p = streamcalls.StreamParser('openai'); "
+        "p.feed(b'data: {}\\n\\n'); print(n.speedups, n.active(), type(p._framer).__module__)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code],
+        env={"STREAMCALLS_PURE_PYTHON": "1", "PYTHONPATH": ":".join(sys.path)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert shown == ["None", "False", "streamcalls.framing._sse"]
+
+
+def test_the_native_framer_is_the_one_a_stream_gets() -> None:
+    parser = streamcalls.StreamParser("anthropic")
+    parser.feed(b"event: ping\ndata: {}\n\n")
+    assert type(parser._framer).__module__ == "streamcalls._native._speedups"
+    with _native.pure_python():
+        parser = streamcalls.StreamParser("anthropic")
+        parser.feed(b"event: ping\ndata: {}\n\n")
+    assert type(parser._framer) is SSEFramer
