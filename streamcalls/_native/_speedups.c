@@ -270,7 +270,7 @@ PyMODINIT_FUNC PyInit__speedups(void)
     if (module == NULL) {
         return NULL;
     }
-
+    j_init();
     S.str_append = PyUnicode_InternFromString("append");
     S.str_on_record = PyUnicode_InternFromString("on_record");
     S.str_on_done = PyUnicode_InternFromString("on_done");

@@ -107,23 +107,31 @@ static int overflow_event(Framer *self)
     return result;
 }
 
-/* One record: sink.on_record(name, data). */
+/* One record: the sink's native reader, else sink.on_record(name, data). */
 static int deliver(Framer *self, const char *payload, Py_ssize_t len, int has_event)
 {
     PyObject *sink = Py_NewRef(self->sink);
-    records_pure++;
-    PyObject *name = has_event ? PyUnicode_DecodeUTF8(self->event.data, self->event.len, "replace")
-                               : Py_NewRef(Py_None);
-    PyObject *data = name ? PyBytes_FromStringAndSize(payload, len) : NULL;
-    PyObject *done = data ? PyObject_CallMethodObjArgs(sink, S.str_on_record, name, data, NULL) : NULL;
-    Py_XDECREF(name);
-    Py_XDECREF(data);
-    Py_DECREF(sink);
-    if (done == NULL) {
-        return -1;
+    const Kind *kind = kind_of(Py_TYPE(sink));
+    int result = NOT_MINE;
+    if (kind->which == KIND_OPENAI) {
+        result = read_openai(kind, sink, payload, len, &self->scratch);
     }
-    Py_DECREF(done);
-    return 0;
+    if (result == HANDLED) {
+        records_native++;
+    }
+    else if (result == NOT_MINE) {
+        records_pure++;
+        PyObject *name = has_event ? PyUnicode_DecodeUTF8(self->event.data, self->event.len, "replace")
+                                   : Py_NewRef(Py_None);
+        PyObject *data = name ? PyBytes_FromStringAndSize(payload, len) : NULL;
+        PyObject *done = data ? PyObject_CallMethodObjArgs(sink, S.str_on_record, name, data, NULL) : NULL;
+        result = done ? 0 : -1;
+        Py_XDECREF(name);
+        Py_XDECREF(data);
+        Py_XDECREF(done);
+    }
+    Py_DECREF(sink);
+    return result < 0 ? -1 : 0;
 }
 
 static int dispatch(Framer *self)
