@@ -383,8 +383,16 @@ class CallAssembler:
         if arguments is None:  # no arguments at all: {}
             arguments = {}
             raw = ""
-        text = raw if raw is not None else _encode(arguments).decode()
-        call.keep(text)
+        if raw is None:
+            encoded = _encode(arguments)
+            text = encoded.decode()
+            if call.started:
+                call.text += encoded  # what keep() would encode the text to again
+            else:
+                call.keep(text)
+        else:
+            text = raw
+            call.keep(text)
         if call.started and text:
             self._out.append(ToolCallDelta(call.index, text))
             if call.patches is not None:
