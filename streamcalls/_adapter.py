@@ -120,6 +120,10 @@ class Adapter:
                 return
             self.handle(view, None)
 
+    def on_framing_error(self, message: str, raw: bytes | bytearray | str = b"") -> None:
+        """Bytes the framer could not frame: reported, in their place among the records."""
+        self.emit.parse_error(message, raw)
+
     def claims(self, view: Any, name: str | None) -> bool:
         """Is this decoded first record one of this provider's?  Cheap, on the view: a record
         it does not claim is then checked against every provider (see :meth:`foreign`)."""

@@ -232,7 +232,7 @@ class Emitter:
             status = documented_status(code)
         self.out.append(ProviderError(message, code, status, retry_after))
 
-    def parse_error(self, message: str, raw: bytes | str = b"") -> None:
+    def parse_error(self, message: str, raw: bytes | bytearray | str = b"") -> None:
         shown = raw if isinstance(raw, str) else preview(raw)
         self.out.append(ParseError(message, shown))
 
