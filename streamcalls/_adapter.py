@@ -101,7 +101,7 @@ class Adapter:
             return
         self.begin(view, data)
         self.handle(view, name)
-        emit.opening = False
+        emit.opened()
 
     def on_object(self, obj: Any) -> None:
         emit = self.emit
@@ -116,7 +116,7 @@ class Adapter:
             if not emit.started:
                 self.begin(view, plain)
                 self.handle(view, None)
-                emit.opening = False
+                emit.opened()
                 return
             self.handle(view, None)
 
@@ -234,7 +234,7 @@ class Adapter:
         """
         status = call.status
         if status == OPEN:
-            rest = self.emit.calls.feed(call, fragment)
+            rest = self.emit.feed(call, fragment)
             if rest < 0:
                 return
             fragment = fragment[rest:]

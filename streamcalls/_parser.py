@@ -182,7 +182,7 @@ class StreamParser:
             named = None if provider == "auto" else adapter_for(provider).name
             DefaultDetection(emit, tools, native=native, model=model, provider=named)
         elif detect:
-            channel = build_channel(emit.out, emit.calls, tuple(detect), tools, fallback=native is True)
+            channel = build_channel(emit, tuple(detect), tools, fallback=native is True)
             emit.text = channel.push
             emit.text_end = channel.end
         emit.identify = looks_like  # a first record another provider's: named, once
@@ -232,7 +232,7 @@ class StreamParser:
             if type(piece) is bytes:
                 self._framed(piece)
             else:
-                self._out.append(piece)  # type: ignore[arg-type]
+                self._emit.put(piece)  # type: ignore[arg-type]  # a ParseError
 
     def _framed(self, data: bytes) -> None:
         successor = self._framer.feed(data)
