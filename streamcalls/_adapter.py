@@ -101,7 +101,7 @@ class Adapter:
             return
         self.begin(view, data)
         self.handle(view, name)
-        emit.opening = False
+        emit.opened()
 
     def on_object(self, obj: Any) -> None:
         emit = self.emit
@@ -116,9 +116,13 @@ class Adapter:
             if not emit.started:
                 self.begin(view, plain)
                 self.handle(view, None)
-                emit.opening = False
+                emit.opened()
                 return
             self.handle(view, None)
+
+    def on_framing_error(self, message: str, raw: bytes | bytearray | str = b"") -> None:
+        """Bytes the framer could not frame: reported, in their place among the records."""
+        self.emit.parse_error(message, raw)
 
     def claims(self, view: Any, name: str | None) -> bool:
         """Is this decoded first record one of this provider's?  Cheap, on the view: a record
@@ -230,7 +234,7 @@ class Adapter:
         """
         status = call.status
         if status == OPEN:
-            rest = self.emit.calls.feed(call, fragment)
+            rest = self.emit.feed(call, fragment)
             if rest < 0:
                 return
             fragment = fragment[rest:]

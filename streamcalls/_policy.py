@@ -147,7 +147,7 @@ class DefaultDetection:
         emit = self._emit
         bare = reads_bare_json(self._provider, self._model, self._native)
         names = default_detect(self._model, bare_json=bare)
-        channel = build_channel(emit.out, emit.calls, names, self._definitions, fallback=self._native is True)
+        channel = build_channel(emit, names, self._definitions, fallback=self._native is True)
         if not bare:
             channel.read_bare_json(False)  # the llama detector's bare {"name", "parameters"}
         emit.text = channel.push

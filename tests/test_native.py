@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 import streamcalls
 from streamcalls import Event, _native
-from streamcalls.framing._records import Framer
+from streamcalls.framing._records import RecordFramer
 from streamcalls.framing._sse import SSEFramer
 from streamcalls.providers.openai_chat.reader import OpenAIChatAdapter
 from tests.support import Case, bytewise, corpus, counter_ids, split_at
@@ -73,10 +73,10 @@ def same_on_both_paths(chunks: list[bytes], provider: str, **options: Any) -> li
 
 
 class Recorder:
-    """A sink that records what it is given (no native reader: its class declares none)."""
+    """A sink that records what it is given, in order (no native reader: its class declares none)."""
 
     def __init__(self) -> None:
-        self.records: list[tuple[str | None, bytes]] = []
+        self.records: list[tuple[str | None, bytes | str]] = []
 
     def on_record(self, name: str | None, data: bytes) -> None:
         self.records.append((name, data))
@@ -84,17 +84,19 @@ class Recorder:
     def on_done(self) -> None:
         self.records.append(("<DONE>", b""))
 
+    def on_framing_error(self, message: str, raw: bytes | bytearray | str = b"") -> None:
+        self.records.append((message, bytes(raw) if isinstance(raw, bytearray) else raw))
 
-def frame(make: Callable[..., Framer], chunks: list[bytes], max_line: int, max_event: int) -> Any:
+
+def frame(make: Callable[..., RecordFramer], chunks: list[bytes], max_line: int, max_event: int) -> Any:
     sink = Recorder()
-    out: list[Event] = []
-    framer = make(sink, out, max_line, max_event)
+    framer = make(sink, max_line, max_event)
     ids = []
     for chunk in chunks:
-        framer.feed(chunk)
-        ids.append(getattr(framer, "last_event_id", None))
+        assert framer.feed(chunk) is None  # (an SSE framer hands over to no other)
+        ids.append(framer.last_event_id)  # type: ignore[attr-defined]
     framer.close()
-    return sink.records, encoded(out), ids
+    return sink.records, ids
 
 
 _NAMES = [b"data", b"event", b"id", b"retry", b"", b"dat", b"data ", b"x"]
@@ -142,8 +144,8 @@ def test_the_native_framer_frames_as_the_pure_one(
 def test_a_line_without_end_holds_at_most_the_line_limit() -> None:
     """Bounded memory: an endless line costs the limit and one chunk, whatever comes."""
     assert speedups is not None
-    out: list[Event] = []
-    framer = speedups.SSEFramer(Recorder(), out, 1000, 1000)
+    sink = Recorder()
+    framer = speedups.SSEFramer(sink, 1000, 1000)
     chunk = b"z" * 4096
     tracemalloc.start()
     try:
@@ -153,21 +155,21 @@ def test_a_line_without_end_holds_at_most_the_line_limit() -> None:
     finally:
         tracemalloc.stop()
     assert held < 64 << 10
-    assert len(out) == 1  # reported once
+    assert len(sink.records) == 1  # reported once
 
 
 def test_an_event_of_many_lines_holds_at_most_the_event_limit() -> None:
     assert speedups is not None
-    out: list[Event] = []
-    framer = speedups.SSEFramer(Recorder(), out, 1000, 10_000)
+    sink = Recorder()
+    framer = speedups.SSEFramer(sink, 1000, 10_000)
     line = b"data: " + b"d" * 94 + b"\n"
     reported = 0
     tracemalloc.start()
     try:
         for _ in range(20_000):  # 2 MB of data lines, no blank line
             framer.feed(line)
-            reported += len(out)
-            out.clear()  # (the reports are events: the caller takes them)
+            reported += len(sink.records)
+            sink.records.clear()  # (the reports become events: the parser hands them on)
         held, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -182,7 +184,7 @@ def test_feeding_while_it_delivers_is_refused() -> None:
         def on_record(self, name: str | None, data: bytes) -> None:
             framer.feed(b"data: again\n\n")
 
-    framer = speedups.SSEFramer(Reentrant(), [], 1000, 1000)
+    framer = speedups.SSEFramer(Reentrant(), 1000, 1000)
     with pytest.raises(RuntimeError, match="fed again"):
         framer.feed(b"data: x\n\n")
     framer.feed(b"data: y\n")  # and it goes on
@@ -246,7 +248,7 @@ def test_a_subclass_of_an_adapter_gets_no_native_reader() -> None:
 
     assert speedups is not None
     emit = streamcalls.StreamParser("openai")._emit
-    framer = speedups.SSEFramer(Watching(emit), emit.out, 1000, 1000)
+    framer = speedups.SSEFramer(Watching(emit), 1000, 1000)
     first = b'data: {"id": "c", "model": "m", "choices": [{"index": 0, "delta": {"content": "a"}}]}\n\n'
     framer.feed(first + b'data: {"choices": [{"index": 0, "delta": {"content": "b"}}]}\n\n')
     assert len(seen) == 2

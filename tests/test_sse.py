@@ -7,13 +7,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcalls import Event, ParseError
+from streamcalls._emitter import preview
 from streamcalls.framing._sse import SSEFramer
 from tests.support import bytewise, split_at
 
 
 class Recorder:
-    def __init__(self) -> None:
+    """A sink: the records, and the framer's reports as the ParseErrors an adapter makes of them."""
+
+    def __init__(self, out: list[Event] | None = None) -> None:
         self.records: list[tuple[str | None, bytes]] = []
+        self.out: list[Event] = [] if out is None else out
         self.done = 0
 
     def on_record(self, name: str | None, data: bytes) -> None:
@@ -22,13 +26,16 @@ class Recorder:
     def on_done(self) -> None:
         self.records.append(("<DONE>", b""))
 
+    def on_framing_error(self, message: str, raw: bytes | bytearray | str = b"") -> None:
+        self.out.append(ParseError(message, raw if isinstance(raw, str) else preview(raw)))
+
 
 def frame(
     chunks: list[bytes], max_line: int = 1 << 20, max_event: int = 1 << 20, close: bool = True
 ) -> tuple[list[tuple[str | None, bytes]], list[Event]]:
-    sink = Recorder()
     out: list[Event] = []
-    framer = SSEFramer(sink, out, max_line, max_event)
+    sink = Recorder(out)
+    framer = SSEFramer(sink, max_line, max_event)
     for chunk in chunks:
         framer.feed(chunk)
     if close:
@@ -67,7 +74,7 @@ def test_comments_retry_id_and_unknown_fields_are_not_data() -> None:
 
 def test_id_is_kept_unless_it_holds_nul() -> None:
     sink = Recorder()
-    framer = SSEFramer(sink, [], 1000, 1000)
+    framer = SSEFramer(sink, 1000, 1000)
     framer.feed(b"id: 7\ndata: a\n\nid: 8\0\ndata: b\n\n")
     assert framer.last_event_id == "7"
 
@@ -122,9 +129,9 @@ def test_event_over_the_limit_is_reported_and_dropped() -> None:
 
 
 def test_memory_is_bounded_by_the_line_limit() -> None:
-    sink = Recorder()
     out: list[Event] = []
-    framer = SSEFramer(sink, out, 1000, 1000)
+    sink = Recorder(out)
+    framer = SSEFramer(sink, 1000, 1000)
     for _ in range(1000):
         framer.feed(b"z" * 100)  # one endless line
     assert len(framer._lines._tail) <= 1000

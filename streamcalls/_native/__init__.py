@@ -24,12 +24,11 @@ from contextlib import contextmanager
 from types import ModuleType
 
 from .._call import OPEN, Call
-from .._calls import CallAssembler
-from .._emitter import Emitter, preview
-from .._events import Event, ParseError, ToolCallDelta, ToolCallPatch
+from .._emitter import Emitter
+from .._events import ToolCallDelta, ToolCallPatch
 from .._jsonscan import BEFORE, SCALAR, SCANNING, JsonScanner
 from .._patchwriter import _STRING, PatchWriter
-from ..framing._records import Framer, RecordSink
+from ..framing._records import RecordFramer, RecordSink
 from ..framing._sse import SSEFramer
 
 __all__ = ("active", "pure_python", "speedups", "sse_framer")
@@ -46,13 +45,10 @@ def _load() -> ModuleType | None:
         {
             "Call": Call,
             "JsonScanner": JsonScanner,
-            "CallAssembler": CallAssembler,
             "Emitter": Emitter,
             "PatchWriter": PatchWriter,
             "ToolCallDelta": ToolCallDelta,
             "ToolCallPatch": ToolCallPatch,
-            "ParseError": ParseError,
-            "preview": preview,
             "OPEN": OPEN,
             "BEFORE": BEFORE,
             "SCANNING": SCANNING,
@@ -84,12 +80,12 @@ def active() -> bool:
     return _switch.on
 
 
-def sse_framer(sink: RecordSink, out: list[Event], max_line_bytes: int, max_event_bytes: int) -> Framer:
+def sse_framer(sink: RecordSink, max_line_bytes: int, max_event_bytes: int) -> RecordFramer:
     """An SSE framer: the native one when the fast path is on, else the pure one."""
     if _switch.on and speedups is not None:
-        framer: Framer = speedups.SSEFramer(sink, out, max_line_bytes, max_event_bytes)
+        framer: RecordFramer = speedups.SSEFramer(sink, max_line_bytes, max_event_bytes)
         return framer
-    return SSEFramer(sink, out, max_line_bytes, max_event_bytes)
+    return SSEFramer(sink, max_line_bytes, max_event_bytes)
 
 
 @contextmanager

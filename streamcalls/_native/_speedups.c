@@ -194,17 +194,14 @@ static PyObject *configure(PyObject *module, PyObject *given)
 {
     S.configured = 0;
     if (get_obj(given, "Call", &S.call_type) < 0 || get_obj(given, "JsonScanner", &S.scanner_type) < 0 ||
-        get_obj(given, "CallAssembler", &S.assembler_type) < 0 ||
         get_obj(given, "Emitter", &S.emitter_type) < 0 || get_obj(given, "PatchWriter", &S.patch_type) < 0 ||
         get_obj(given, "ToolCallDelta", &S.ToolCallDelta) < 0 ||
-        get_obj(given, "ToolCallPatch", &S.ToolCallPatch) < 0 ||
-        get_obj(given, "ParseError", &S.ParseError) < 0 || get_obj(given, "preview", &S.preview) < 0 ||
-        get_long(given, "OPEN", &S.OPEN) < 0 || get_long(given, "BEFORE", &S.BEFORE) < 0 ||
+        get_obj(given, "ToolCallPatch", &S.ToolCallPatch) < 0 || get_long(given, "OPEN", &S.OPEN) < 0 || get_long(given, "BEFORE", &S.BEFORE) < 0 ||
         get_long(given, "SCANNING", &S.SCANNING) < 0 || get_long(given, "SCALAR", &S.SCALAR) < 0 ||
         get_long(given, "PATCH_STRING", &S.PATCH_STRING) < 0) {
         return NULL;
     }
-    PyObject *types[] = {S.call_type, S.scanner_type, S.assembler_type, S.emitter_type, S.patch_type};
+    PyObject *types[] = {S.call_type, S.scanner_type, S.emitter_type, S.patch_type};
     for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
         if (!PyType_Check(types[i])) {
             return PyErr_Format(PyExc_TypeError, "configure(): %R is not a class", types[i]);
@@ -222,20 +219,31 @@ static PyObject *configure(PyObject *module, PyObject *given)
         slot_init(&S.scan_in_string, S.scanner_type, "in_string") < 0 ||
         slot_init(&S.scan_escape, S.scanner_type, "escape") < 0 ||
         slot_init(&S.scan_max_depth, S.scanner_type, "max_depth") < 0 ||
-        slot_init(&S.asm_held, S.assembler_type, "held") < 0 ||
-        slot_init(&S.asm_max_arguments, S.assembler_type, "_max_arguments") < 0 ||
-        slot_init(&S.asm_max_buffered, S.assembler_type, "_max_buffered") < 0 ||
+        slot_init(&S.emit_held, S.emitter_type, "held") < 0 ||
+        slot_init(&S.emit_max_arguments, S.emitter_type, "_max_arguments") < 0 ||
+        slot_init(&S.emit_max_buffered, S.emitter_type, "_max_buffered") < 0 ||
+        slot_init(&S.emit_put, S.emitter_type, "put") < 0 ||
         slot_init(&S.emit_steady, S.emitter_type, "steady") < 0 ||
         slot_init(&S.emit_on_model, S.emitter_type, "on_model") < 0 ||
-        slot_init(&S.emit_calls, S.emitter_type, "calls") < 0 ||
-        slot_init(&S.emit_out, S.emitter_type, "out") < 0 ||
         slot_init(&S.patch_state, S.patch_type, "_state") < 0 ||
         slot_init(&S.patch_held, S.patch_type, "_held") < 0 ||
-        slot_init(&S.patch_out, S.patch_type, "_out") < 0 ||
+        slot_init(&S.patch_put, S.patch_type, "_put") < 0 ||
         slot_init(&S.patch_index, S.patch_type, "_index") < 0 ||
         slot_init(&S.patch_target, S.patch_type, "_target") < 0) {
         return NULL;
     }
+    PyObject *list = PyList_New(0);
+    PyObject *append = list ? PyObject_GetAttr(list, S.str_append) : NULL;
+    Py_XDECREF(list);
+    if (append == NULL) {
+        return NULL;
+    }
+#ifndef Py_LIMITED_API
+    S.list_append = PyCFunction_Check(append) ? PyCFunction_GET_FUNCTION(append) : NULL;
+#else
+    S.list_append = NULL; /* (put is always called) */
+#endif
+    Py_DECREF(append);
     S.configured = 1;
     Py_RETURN_NONE;
 }
@@ -274,11 +282,13 @@ PyMODINIT_FUNC PyInit__speedups(void)
     S.str_append = PyUnicode_InternFromString("append");
     S.str_on_record = PyUnicode_InternFromString("on_record");
     S.str_on_done = PyUnicode_InternFromString("on_done");
+    S.str_on_framing_error = PyUnicode_InternFromString("on_framing_error");
     S.str_text = PyUnicode_InternFromString("text");
     S.str_reasoning = PyUnicode_InternFromString("reasoning");
     S.str_reasoning_end = PyUnicode_InternFromString("reasoning_end");
     S.str_feed = PyUnicode_InternFromString("feed");
-    if (S.str_append == NULL || S.str_on_record == NULL || S.str_on_done == NULL || S.str_text == NULL ||
+    if (S.str_append == NULL || S.str_on_record == NULL || S.str_on_done == NULL || S.str_on_framing_error == NULL ||
+        S.str_text == NULL ||
         S.str_reasoning == NULL || S.str_reasoning_end == NULL || S.str_feed == NULL ||
         sse_init_type(module) < 0 ||
         PyModule_AddObject(module, "ANTHROPIC_BLOCK_KINDS",

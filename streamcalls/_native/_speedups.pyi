@@ -2,8 +2,7 @@
 
 from typing import Any
 
-from .._events import Event
-from ..framing._records import RecordSink
+from ..framing._records import RecordFramer, RecordSink
 
 LIMITED_API: int
 """1 when built against the stable ABI (abi3), which reads the parser's objects by name."""
@@ -16,8 +15,6 @@ def counts() -> tuple[int, int]: ...
 class SSEFramer:
     sink: RecordSink
     last_event_id: str
-    def __init__(
-        self, sink: RecordSink, out: list[Event], max_line_bytes: int, max_event_bytes: int
-    ) -> None: ...
-    def feed(self, data: bytes, /) -> None: ...
+    def __init__(self, sink: RecordSink, max_line_bytes: int, max_event_bytes: int) -> None: ...
+    def feed(self, data: bytes, /) -> RecordFramer | None: ...
     def close(self) -> None: ...

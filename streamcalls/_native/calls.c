@@ -144,6 +144,16 @@ static int write_scan(PyObject *scanner, const Scan *before, const Scan *after)
     return 0;
 }
 
+static int call_method1_value(PyObject *callable, PyObject *arg)
+{
+    PyObject *result = PyObject_CallFunctionObjArgs(callable, arg, NULL);
+    if (result == NULL) {
+        return -1;
+    }
+    Py_DECREF(result);
+    return 0;
+}
+
 int call_method1(PyObject *obj, PyObject *name, PyObject *arg)
 {
 #ifdef Py_LIMITED_API
@@ -156,6 +166,19 @@ int call_method1(PyObject *obj, PyObject *name, PyObject *arg)
     }
     Py_DECREF(result);
     return HANDLED;
+}
+
+int put(PyObject *put, PyObject *event)
+{
+#ifndef Py_LIMITED_API
+    if (PyCFunction_Check(put) && PyCFunction_GET_FUNCTION(put) == S.list_append && S.list_append != NULL) {
+        PyObject *list = PyCFunction_GET_SELF(put);
+        if (list != NULL && PyList_CheckExact(list)) {
+            return PyList_Append(list, event); /* out.append(event), without the call */
+        }
+    }
+#endif
+    return call_method1_value(put, event);
 }
 
 static PyObject *make(PyObject *type, PyObject **args, Py_ssize_t n)
@@ -220,15 +243,15 @@ static int feed_patches(PyObject *patches, PyObject *fragment, const char *frag,
     if (!fast) {
         return call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0;
     }
-    PyObject *out = slot_get(patches, &S.patch_out);
+    PyObject *out = slot_get(patches, &S.patch_put);
     PyObject *index = slot_get(patches, &S.patch_index);
     PyObject *target = slot_get(patches, &S.patch_target);
     int result = -1;
-    if (out != NULL && index != NULL && target != NULL && PyList_Check(out)) {
+    if (out != NULL && index != NULL && target != NULL) {
         PyObject *args[4] = {index, S.str_append, target, value};
         PyObject *patch = make(S.ToolCallPatch, args, 4);
         if (patch != NULL) {
-            result = PyList_Append(out, patch);
+            result = put(out, patch);
             Py_DECREF(patch);
         }
     }
@@ -245,7 +268,7 @@ static int feed_patches(PyObject *patches, PyObject *fragment, const char *frag,
 int feed_fragment(PyObject *emit, PyObject *call, const char *frag, Py_ssize_t n)
 {
     int result = NOT_MINE, ok = 1;
-    PyObject *started = NULL, *scanner = NULL, *calls = NULL, *text = NULL, *index = NULL;
+    PyObject *started = NULL, *scanner = NULL, *text = NULL, *index = NULL;
     PyObject *fragment = NULL, *delta = NULL, *out = NULL, *patches = NULL;
     Scan before = {0}, after = {0};
 
@@ -257,17 +280,15 @@ int feed_fragment(PyObject *emit, PyObject *call, const char *frag, Py_ssize_t n
     }
     started = slot_get(call, &S.call_started);
     scanner = slot_get(call, &S.call_scanner);
-    calls = slot_get(emit, &S.emit_calls);
     text = slot_get(call, &S.call_text);
     if (started != Py_True || scanner == NULL || Py_TYPE(scanner) != (PyTypeObject *)S.scanner_type ||
-        calls == NULL || Py_TYPE(calls) != (PyTypeObject *)S.assembler_type || text == NULL ||
-        !PyByteArray_CheckExact(text) || !read_scan(scanner, &before)) {
+        text == NULL || !PyByteArray_CheckExact(text) || !read_scan(scanner, &before)) {
         goto done;
     }
     Py_ssize_t size = slot_ssize(call, &S.call_size, &ok);
-    Py_ssize_t held = slot_ssize(calls, &S.asm_held, &ok);
-    Py_ssize_t max_arguments = slot_ssize(calls, &S.asm_max_arguments, &ok);
-    Py_ssize_t max_buffered = slot_ssize(calls, &S.asm_max_buffered, &ok);
+    Py_ssize_t held = slot_ssize(emit, &S.emit_held, &ok);
+    Py_ssize_t max_arguments = slot_ssize(emit, &S.emit_max_arguments, &ok);
+    Py_ssize_t max_buffered = slot_ssize(emit, &S.emit_max_buffered, &ok);
     Py_ssize_t length = utf8_chars(frag, n); /* len(fragment): the limits count characters */
     if (!ok || size + length > max_arguments || held + length > max_buffered) {
         goto done;
@@ -279,8 +300,8 @@ int feed_fragment(PyObject *emit, PyObject *call, const char *frag, Py_ssize_t n
     /* The common case: from here on the fragment is this call's. */
     result = -1;
     index = slot_get(call, &S.call_index);
-    out = slot_get(emit, &S.emit_out);
-    if (index == NULL || out == NULL || !PyList_Check(out)) {
+    out = slot_get(emit, &S.emit_put);
+    if (index == NULL || out == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "streamcalls native path: a call or emitter without its state");
         goto done;
     }
@@ -299,7 +320,7 @@ int feed_fragment(PyObject *emit, PyObject *call, const char *frag, Py_ssize_t n
     }
     memcpy(PyByteArray_AsString(text) + had, frag, (size_t)n);
     if (write_scan(scanner, &before, &after) < 0 || slot_set_ssize(call, &S.call_size, size + length) < 0 ||
-        slot_set_ssize(calls, &S.asm_held, held + length) < 0 || PyList_Append(out, delta) < 0) {
+        slot_set_ssize(emit, &S.emit_held, held + length) < 0 || put(out, delta) < 0) {
         goto done;
     }
     patches = slot_get(call, &S.call_patches);
@@ -310,7 +331,6 @@ int feed_fragment(PyObject *emit, PyObject *call, const char *frag, Py_ssize_t n
 done:
     Py_XDECREF(started);
     Py_XDECREF(scanner);
-    Py_XDECREF(calls);
     Py_XDECREF(text);
     Py_XDECREF(index);
     Py_XDECREF(fragment);

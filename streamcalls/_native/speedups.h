@@ -90,21 +90,20 @@ static inline int slot_set_ssize(PyObject *obj, const Slot *slot, Py_ssize_t val
 /* -- what configure() was given --------------------------------------------------------------- */
 
 typedef struct {
-    PyObject *call_type, *scanner_type, *assembler_type, *emitter_type, *patch_type;
-    PyObject *ToolCallDelta, *ToolCallPatch, *ParseError;
-    PyObject *preview; /* streamcalls._emitter.preview */
+    PyObject *call_type, *scanner_type, *emitter_type, *patch_type;
+    PyObject *ToolCallDelta, *ToolCallPatch;
+    PyCFunction list_append; /* the C function of a list's bound append, as ``put`` usually is */
     PyObject *str_append; /* "append" */
-    PyObject *str_on_record, *str_on_done, *str_text, *str_reasoning, *str_reasoning_end, *str_feed;
+    PyObject *str_on_record, *str_on_done, *str_on_framing_error, *str_text, *str_reasoning,
+        *str_reasoning_end, *str_feed;
     /* Call */
     Slot call_status, call_started, call_scanner, call_size, call_text, call_index, call_patches, call_name;
     /* JsonScanner */
     Slot scan_state, scan_depth, scan_in_string, scan_escape, scan_max_depth;
-    /* CallAssembler */
-    Slot asm_held, asm_max_arguments, asm_max_buffered;
-    /* Emitter */
-    Slot emit_steady, emit_on_model, emit_calls, emit_out;
+    /* Emitter (a CallAssembler) */
+    Slot emit_held, emit_max_arguments, emit_max_buffered, emit_put, emit_steady, emit_on_model;
     /* PatchWriter */
-    Slot patch_state, patch_held, patch_out, patch_index, patch_target;
+    Slot patch_state, patch_held, patch_put, patch_index, patch_target;
     /* The constants of the pure modules, as they were read. */
     long OPEN, BEFORE, SCANNING, SCALAR, PATCH_STRING;
     int configured;
@@ -197,6 +196,8 @@ enum { NOT_MINE = 0, HANDLED = 1 }; /* and -1: an exception is set */
 int feed_fragment(PyObject *emit, PyObject *call, const char *frag, Py_ssize_t n);
 /* emit.text(text) / emit.reasoning(text): through the Python methods. */
 int call_method1(PyObject *obj, PyObject *name, PyObject *arg);
+/* put(event), as the emitter's or a patch writer's ``put`` is: a list's append, or any callable. */
+int put(PyObject *put, PyObject *event);
 
 int read_openai(const Kind *kind, PyObject *sink, const char *p, Py_ssize_t n, Buf *scratch);
 int read_anthropic(const Kind *kind, PyObject *sink, const char *p, Py_ssize_t n, Buf *scratch);

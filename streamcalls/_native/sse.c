@@ -3,6 +3,7 @@
  * Lines end at CR, LF or CRLF (a CR that ends one chunk and an LF that starts the next are one
  * line end); a line over max_line_bytes is reported in its place and skipped; ``data`` lines are
  * joined by LF, an event over max_event_bytes is reported and dropped; a blank line dispatches.
+ * What cannot be framed goes to ``sink.on_framing_error``, in its place among the records.
  * A dispatched record goes to the sink's native reader when its class declares one, and to
  * ``sink.on_record(name, data)`` whenever that reader does not take it.  Each chunk's bytes are
  * looked at once; the unfinished line waits in ``tail``, the event's data in ``data`` -- or, while
@@ -17,7 +18,6 @@
 typedef struct {
     PyObject_HEAD
     PyObject *sink;
-    PyObject *out;
     PyObject *last_event_id;
     Py_ssize_t max_line, max_event;
     Buf tail; /* the unfinished line */
@@ -32,26 +32,27 @@ typedef struct {
     int has_event, skip_lf, discarding, busy;
 } Framer;
 
+/* sink.on_framing_error(message, raw), in its place among the records. */
 static int report(Framer *self, PyObject *message, const char *raw, Py_ssize_t len)
 {
-    /* ParseError(message, preview(raw)): preview looks at 201 bytes at most. */
-    PyObject *bytes = PyBytes_FromStringAndSize(raw, len > 201 ? 201 : len);
-    PyObject *shown = bytes ? PyObject_CallOneArg(S.preview, bytes) : NULL;
-    PyObject *error = shown ? PyObject_CallFunctionObjArgs(S.ParseError, message, shown, NULL) : NULL;
-    int result = error ? PyList_Append(self->out, error) : -1;
+    PyObject *bytes = message ? PyBytes_FromStringAndSize(raw, len) : NULL;
+    PyObject *sink = bytes ? Py_NewRef(self->sink) : NULL;
+    PyObject *done = sink ? PyObject_CallMethodObjArgs(sink, S.str_on_framing_error, message, bytes, NULL) : NULL;
+    Py_XDECREF(message);
     Py_XDECREF(bytes);
-    Py_XDECREF(shown);
-    Py_XDECREF(error);
-    return result;
+    Py_XDECREF(sink);
+    if (done == NULL) {
+        return -1;
+    }
+    Py_DECREF(done);
+    return 0;
 }
 
 static int report_long(Framer *self, const char *line, Py_ssize_t len)
 {
     PyObject *message = PyUnicode_FromFormat(
         "SSE line exceeds max_line_bytes=%zd; skipped to the next line", self->max_line);
-    int result = message ? report(self, message, line, len) : -1;
-    Py_XDECREF(message);
-    return result;
+    return report(self, message, line, len > 201 ? 201 : len); /* (its start: LineBuffer's line[:201]) */
 }
 
 /* The event's first data line is held in place no longer: copy it into ``data``. */
@@ -101,8 +102,7 @@ static int overflow_event(Framer *self)
     PyObject *message = PyUnicode_FromFormat("SSE event data exceeds max_event_bytes=%zd; event dropped",
                                              self->max_event);
     const char *first = self->pend ? self->pend : self->data.data;
-    int result = message ? report(self, message, first, self->first_len) : -1;
-    Py_XDECREF(message);
+    int result = report(self, message, first, self->first_len); /* the event's first data line */
     clear_event(self);
     return result;
 }
@@ -351,11 +351,10 @@ static PyObject *close_(Framer *self, PyObject *unused)
 
 static int init(Framer *self, PyObject *args, PyObject *kwargs)
 {
-    static char *names[] = {"sink", "out", "max_line_bytes", "max_event_bytes", NULL};
-    PyObject *sink, *out;
+    static char *names[] = {"sink", "max_line_bytes", "max_event_bytes", NULL};
+    PyObject *sink;
     Py_ssize_t max_line, max_event;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO!nn", names, &sink, &PyList_Type, &out, &max_line,
-                                     &max_event)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Onn", names, &sink, &max_line, &max_event)) {
         return -1;
     }
     if (!S.configured) {
@@ -363,7 +362,6 @@ static int init(Framer *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     Py_XSETREF(self->sink, Py_NewRef(sink));
-    Py_XSETREF(self->out, Py_NewRef(out));
     Py_XSETREF(self->last_event_id, PyUnicode_FromStringAndSize("", 0));
     self->max_line = max_line;
     self->max_event = max_event;
@@ -373,14 +371,12 @@ static int init(Framer *self, PyObject *args, PyObject *kwargs)
 static int traverse(Framer *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->sink);
-    Py_VISIT(self->out);
     return 0;
 }
 
 static int clear(Framer *self)
 {
     Py_CLEAR(self->sink);
-    Py_CLEAR(self->out);
     Py_CLEAR(self->last_event_id);
     return 0;
 }
@@ -413,7 +409,7 @@ PyTypeObject SSEFramerType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "streamcalls._native._speedups.SSEFramer",
     .tp_basicsize = sizeof(Framer),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "SSEFramer(sink, out, max_line_bytes, max_event_bytes)\n--\n\n"
+    .tp_doc = "SSEFramer(sink, max_line_bytes, max_event_bytes)\n--\n\n"
               "Server-sent events cut into records, natively (streamcalls.framing._sse.SSEFramer's rules).",
     .tp_traverse = (traverseproc)traverse,
     .tp_clear = (inquiry)clear,

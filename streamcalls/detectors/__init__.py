@@ -42,8 +42,9 @@ Formats that share an opener (``<tool_call>``: ``hermes``, ``qwen3_coder``, ``gl
 when several are on: what follows the opener picks the format (:mod:`._engine.shared`).
 
 Every detector is built the same way, by :func:`build_channel`:
-``cls(calls, tools, out, types)`` -- the parser's call assembler, the tool
-names ``tools=`` gave (or None), the list the channel's events go to, and the
+``cls(calls, tools, emit, types)`` -- the parser's call assembler, the tool
+names ``tools=`` gave (or None), the emitter the detector's text goes out
+through (the same object: the assembler is the emitter's call half), and the
 tools' parameter types.
 
 The rule every detector keeps (issue 12, rule 8): malformed markup always
@@ -100,9 +101,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .._calls import CallAssembler
+from .._emitter import Emitter
 from .._errors import UsageError
-from .._events import Event
 from .._models import detectors_for_model
 from .._tooldefs import read_tools
 from ._engine.channel import TextChannel
@@ -131,14 +131,14 @@ def default_detect(model: str | None, *, bare_json: bool = True) -> tuple[str, .
 
 
 def build_channel(
-    out: list[Event],
-    calls: CallAssembler,
+    emit: Emitter,
     detect: Sequence[str],
     tools: Iterable[Any] | None,
     *,
     fallback: bool,
 ) -> TextChannel:
-    """The text channel running the ``detect`` detectors; ``tools`` as given to the parser."""
+    """The text channel running the ``detect`` detectors, writing into ``emit``; ``tools`` as given
+    to the parser."""
     definitions = None if tools is None else read_tools(tools)
     names = None if definitions is None else frozenset(d.name for d in definitions)
     types = ToolTypes(definitions or ())
@@ -150,10 +150,10 @@ def build_channel(
             if cls is None:
                 known = ", ".join(repr(n) for n in DETECTORS)
                 raise UsageError(f"unknown detector {name!r}; expected some of {known}")
-            detectors.append(cls(calls, names, out, types))
+            detectors.append(cls(emit, names, emit, types))
         return share(detectors)  # formats of one opener enabled together share it
 
-    return TextChannel(out, build, detect, fallback=fallback, max_candidate=calls.limits.max_arguments_bytes)
+    return TextChannel(emit, build, detect, fallback=fallback, max_candidate=emit.limits.max_arguments_bytes)
 
 
 def follow_model(channel: TextChannel) -> Callable[[str], None]:

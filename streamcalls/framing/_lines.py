@@ -10,8 +10,7 @@ bytearray that grows by appends only, so any chunking costs O(n).
 
 from __future__ import annotations
 
-from .._emitter import preview
-from .._events import Event, ParseError
+from ._records import RecordSink
 
 __all__ = ("LineBuffer",)
 
@@ -27,13 +26,12 @@ class LineBuffer:
 
     A line over ``max_line_bytes`` comes out as ``None`` in its place: the
     framer calls :meth:`report_long` then, so the error takes its place among
-    the events, whatever the chunking.
+    the records, whatever the chunking.
     """
 
-    __slots__ = ("_discarding", "_long", "_max", "_out", "_skip_lf", "_tail", "_what")
+    __slots__ = ("_discarding", "_long", "_max", "_skip_lf", "_tail", "_what")
 
-    def __init__(self, out: list[Event], max_line_bytes: int, what: str) -> None:
-        self._out = out
+    def __init__(self, max_line_bytes: int, what: str) -> None:
         self._max = max_line_bytes
         self._what = what  # "SSE" or "NDJSON", for error messages
         self._tail = bytearray()
@@ -97,12 +95,9 @@ class LineBuffer:
         self._tail.clear()
         self._discarding = True
 
-    def report_long(self) -> None:
-        """Report the too-long line that a ``None`` stood for."""
+    def report_long(self, sink: RecordSink) -> None:
+        """Report the too-long line that a ``None`` stood for to ``sink``."""
         line = self._long.pop(0)
-        self._out.append(
-            ParseError(
-                f"{self._what} line exceeds max_line_bytes={self._max}; skipped to the next line",
-                preview(line),
-            )
+        sink.on_framing_error(
+            f"{self._what} line exceeds max_line_bytes={self._max}; skipped to the next line", line
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .._events import Event
 from ._lines import LineBuffer
 from ._records import RecordSink
 
@@ -12,9 +11,9 @@ __all__ = ("NDJSONFramer",)
 class NDJSONFramer:
     __slots__ = ("_lines", "sink")
 
-    def __init__(self, sink: RecordSink, out: list[Event], max_line_bytes: int) -> None:
+    def __init__(self, sink: RecordSink, max_line_bytes: int) -> None:
         self.sink = sink
-        self._lines = LineBuffer(out, max_line_bytes, "NDJSON")
+        self._lines = LineBuffer(max_line_bytes, "NDJSON")
 
     def feed(self, data: bytes) -> None:
         sink = self.sink
@@ -23,7 +22,7 @@ class NDJSONFramer:
                 if not line.isspace():
                     sink.on_record(None, line)
             elif line is None:
-                self._lines.report_long()
+                self._lines.report_long(sink)
 
     def close(self) -> None:
         # A last line without a line end is common in NDJSON: deliver it; if

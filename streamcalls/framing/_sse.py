@@ -21,8 +21,6 @@ while a server that merely omits the last line end loses nothing.
 
 from __future__ import annotations
 
-from .._emitter import preview
-from .._events import Event, ParseError
 from ._lines import LineBuffer
 from ._records import RecordSink
 
@@ -30,12 +28,11 @@ __all__ = ("SSEFramer",)
 
 
 class SSEFramer:
-    __slots__ = ("_data", "_event", "_lines", "_max_event", "_out", "_size", "last_event_id", "sink")
+    __slots__ = ("_data", "_event", "_lines", "_max_event", "_size", "last_event_id", "sink")
 
-    def __init__(self, sink: RecordSink, out: list[Event], max_line_bytes: int, max_event_bytes: int) -> None:
+    def __init__(self, sink: RecordSink, max_line_bytes: int, max_event_bytes: int) -> None:
         self.sink = sink
-        self._out = out
-        self._lines = LineBuffer(out, max_line_bytes, "SSE")
+        self._lines = LineBuffer(max_line_bytes, "SSE")
         self._max_event = max_event_bytes
         self._data: list[bytes] = []
         self._size = 0
@@ -49,7 +46,7 @@ class SSEFramer:
         for line in lines:
             if not line:
                 if line is None:
-                    self._lines.report_long()
+                    self._lines.report_long(self.sink)
                 else:
                     self._dispatch()
             elif line.startswith(b"data:"):
@@ -93,11 +90,8 @@ class SSEFramer:
             self.sink.on_record(event, payload)
 
     def _overflow(self) -> None:
-        self._out.append(
-            ParseError(
-                f"SSE event data exceeds max_event_bytes={self._max_event}; event dropped",
-                preview(self._data[0]),
-            )
+        self.sink.on_framing_error(
+            f"SSE event data exceeds max_event_bytes={self._max_event}; event dropped", self._data[0]
         )
         self._data.clear()
         self._size = 0

@@ -31,7 +31,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..._calls import CallAssembler
-from ..._events import Event, TextDelta
+from ..._emitter import Emitter
+from ..._events import TextDelta
 from .detector import Detector, Tier, Trigger
 from .machine import Status, fast
 from .triggers import HOLD_WINDOW, Found, Where, patterns
@@ -48,6 +49,7 @@ class TextChannel:
         "_candidate",
         "_candidate_size",
         "_detectors",
+        "_emit",
         "_fallback",
         "_holds",
         "_lead_or_word",
@@ -55,7 +57,6 @@ class TextChannel:
         "_line_start",
         "_max_candidate",
         "_names",
-        "_out",
         "_owners",
         "_pending",
         "_quiet",
@@ -66,14 +67,14 @@ class TextChannel:
 
     def __init__(
         self,
-        out: list[Event],
+        emit: Emitter,
         build: Callable[[Iterable[str]], list[Detector]],
         names: Iterable[str],
         *,
         fallback: bool,
         max_candidate: int,
     ) -> None:
-        self._out = out
+        self._emit = emit  # where the text released goes out
         self._fallback = fallback
         self._bare = True  # do bare-JSON triggers count?
         self._max_candidate = max_candidate
@@ -144,7 +145,7 @@ class TextChannel:
         if self._active is None and text and not (self._line_start and text[0] in self._line_first):
             quiet = self._quiet.search(text)
             if quiet is None:
-                self._out.append(TextDelta(text))  # nothing here can begin markup
+                self._emit.put(TextDelta(text))  # nothing here can begin markup
                 self._line_start = self._text_start = False
                 return
             found = self._lead_or_word.search(text, quiet.start())
@@ -262,7 +263,7 @@ class TextChannel:
 
     def _text(self, text: str) -> None:
         if text:
-            self._out.append(TextDelta(text))
+            self._emit.put(TextDelta(text))
 
     def _hold(self, text: str, pos: int, line_start: bool) -> None:
         self._pending = text[pos:]

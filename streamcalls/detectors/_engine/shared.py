@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 
 from ..._calls import CallAssembler
-from ..._events import Event
+from ..._emitter import Emitter
 from .detector import Detector, prefixes
 from .machine import Status, fast
 from .tokens import Seen, literal_prefix_at
@@ -59,12 +59,12 @@ class SharedOpener(Detector):
         self,
         calls: CallAssembler,
         tools: frozenset[str] | None,
-        out: list[Event],
+        emit: Emitter,
         types: ToolTypes,
         *,
         formats: Sequence[Detector],
     ) -> None:
-        super().__init__(calls, tools, out, types)
+        super().__init__(calls, tools, emit, types)
         self.markup.retag(formats[0].name)
         self._formats = sorted(formats, key=lambda detector: type(detector).fallback_rank)
         self._claims = tuple(d for d in formats if d.claim is not None)
@@ -170,7 +170,7 @@ def _without_opener(detector: Detector) -> Detector | None:
             (cls,),
             {"triggers": triggers, "holds": holds, "shares": "", "__slots__": ()},
         )
-    return kind(detector.calls, detector.tools, detector.out, detector.types)
+    return kind(detector.calls, detector.tools, detector.emit, detector.types)
 
 
 def _opener(first: Detector, group: list[Detector]) -> SharedOpener:
@@ -184,7 +184,7 @@ def _opener(first: Detector, group: list[Detector]) -> SharedOpener:
         kind = _OPENERS[token] = type(
             f"SharedOpener[{token}]", (SharedOpener,), {"triggers": triggers, "holds": holds, "__slots__": ()}
         )
-    return kind(first.calls, first.tools, first.out, first.types, formats=group)
+    return kind(first.calls, first.tools, first.emit, first.types, formats=group)
 
 
 _OPENERS: dict[str, type[SharedOpener]] = {}

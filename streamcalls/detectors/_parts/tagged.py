@@ -27,7 +27,7 @@ import re
 from typing import ClassVar
 
 from ..._calls import CallAssembler
-from ..._events import Event
+from ..._emitter import Emitter
 from .._engine.detector import Detector
 from .._engine.tokens import Seen, Tokens, literal_prefix_at
 from .._engine.tools import ToolTypes
@@ -48,9 +48,9 @@ class TaggedDetector(Detector):
     __slots__ = ("_ends", "_param", "_pieces", "_size")
 
     def __init__(
-        self, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
+        self, calls: CallAssembler, tools: frozenset[str] | None, emit: Emitter, types: ToolTypes
     ) -> None:
-        super().__init__(calls, tools, out, types)
+        super().__init__(calls, tools, emit, types)
         self._ends = Tokens(self.block_end)
         self._param: ParamCall | None = None
         self._pieces: list[str] = []

@@ -184,7 +184,7 @@ class AnthropicAdapter(Adapter):
             text = delta.partial_json
             if call is not None and text:
                 if call.status == OPEN:  # feed_arguments' common case, inlined: this runs per fragment
-                    rest = self.emit.calls.feed(call, text)
+                    rest = self.emit.feed(call, text)
                     if rest >= 0:
                         self.after_arguments(call, text[rest:])
                 else:
@@ -215,7 +215,7 @@ class AnthropicAdapter(Adapter):
         index = event.index
         self.emit.reasoning_end()  # a thinking block whose content_block_stop never came
         if kind == "tool_use":
-            call = self.emit.calls.open(block.id, block.name, "native")
+            call = self.emit.open(block.id, block.name, "native")
             if call is not None:
                 if block.input:
                     call.initial = block.input
@@ -241,7 +241,7 @@ class AnthropicAdapter(Adapter):
         call = self._calls.pop(index, None)
         kind = self._blocks.pop(index, None)
         if call is not None:
-            self.emit.calls.end(call)
+            self.emit.end(call)
         elif kind == _TEXT:
             self.emit.text_end()
 

@@ -272,7 +272,7 @@ class OpenAIChatAdapter(Adapter):
                 if choice.finish_reason:
                     self._finish_reason = choice.finish_reason
                     self._end_reasoning()
-                    emit.calls.end_open()
+                    emit.end_open()
         usage = chunk.usage
         if usage is None and chunk.x_groq is not None:
             usage = chunk.x_groq.usage
@@ -355,15 +355,15 @@ class OpenAIChatAdapter(Adapter):
         elif call is None:
             call = self._new_call(call_id, name, index)
         elif name:
-            self.emit.calls.set_name(call, name)
+            self.emit.set_name(call, name)
         extra = fragment.extra_content
         if extra is not None and extra.google is not None and call is not None:
-            self.emit.calls.sign(call, extra.google.thought_signature)
+            self.emit.sign(call, extra.google.thought_signature)
         while call is not None and arguments:
             if not isinstance(arguments, str):
-                self.emit.calls.whole(call, arguments)
+                self.emit.whole(call, arguments)
                 return
-            rest = self.emit.calls.feed(call, arguments)
+            rest = self.emit.feed(call, arguments)
             if rest < 0:
                 return
             arguments = arguments[rest:]
@@ -373,13 +373,13 @@ class OpenAIChatAdapter(Adapter):
             call = self._new_call(None, call.name, index)  # glued: {"a": 1}{"a": 2}
 
     def _new_call(self, call_id: str | None, name: str | None, index: int | None) -> Call | None:
-        calls = self.emit.calls
+        emit = self.emit
         if self.emit.reasoning_open:  # the reasoning before the calls ends where they begin
             self._end_reasoning()
         # The call before stays open: parallel calls' fragments may interleave (each by its
         # index or id), so a call ends when its JSON closes, or at the finish -- never because
         # another one began.
-        call = calls.open(call_id, name, "native")
+        call = emit.open(call_id, name, "native")
         if call is None:
             return None
         if call_id:
