@@ -19,7 +19,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 NATIVE = "streamcalls/_native"
-SOURCES = [f"{NATIVE}/{name}.c" for name in ("_speedups", "sse", "json", "calls", "openai")]
+SOURCES = [f"{NATIVE}/{name}.c" for name in ("_speedups", "sse", "json", "calls", "openai", "anthropic")]
 
 
 class OptionalBuildExt(build_ext):

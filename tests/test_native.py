@@ -32,6 +32,7 @@ import streamcalls
 from streamcalls import Event, _native
 from streamcalls.framing._records import RecordFramer
 from streamcalls.framing._sse import SSEFramer
+from streamcalls.providers.anthropic import reader as anthropic_reader
 from streamcalls.providers.openai_chat.reader import OpenAIChatAdapter
 from tests.support import Case, bytewise, corpus, counter_ids, split_at
 
@@ -42,7 +43,7 @@ pytestmark = pytest.mark.skipif(
 
 CASES = corpus()
 IDS = [case.id for case in CASES]
-NATIVE_PROVIDERS = ("openai",)  # the adapters with a native reader
+NATIVE_PROVIDERS = ("openai", "anthropic")  # the adapters with a native reader
 
 
 def encoded(events: Iterable[Event]) -> list[bytes]:
@@ -235,6 +236,13 @@ def test_the_native_readers_read_most_records_of_the_recordings() -> None:
 
 
 # -- which path a stream takes -------------------------------------------------------------------
+
+
+def test_the_c_reader_knows_the_anthropic_block_kinds() -> None:
+    assert speedups is not None
+    kinds = (anthropic_reader._TEXT, anthropic_reader._THINKING, anthropic_reader._IGNORED)
+    assert kinds == speedups.ANTHROPIC_BLOCK_KINDS
+    assert anthropic_reader.AnthropicAdapter.__dict__["native_records"] == "anthropic"
 
 
 def test_a_subclass_of_an_adapter_gets_no_native_reader() -> None:

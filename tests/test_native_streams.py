@@ -239,6 +239,82 @@ def openai_streams(draw: st.DrawFn) -> bytes:
     return body + (b"data: [DONE]\n\n" if draw(st.integers(0, 5)) else b"")
 
 
+# -- Anthropic ---------------------------------------------------------------------------------------
+
+
+def _block(index: int, kind: str, *fields: tuple[str, Any]) -> tuple[str, Obj]:
+    block = Obj(("type", kind), *fields)
+    return "content_block_start", Obj(
+        ("type", "content_block_start"), ("index", index), ("content_block", block)
+    )
+
+
+def _delta(index: int, kind: str, field: str, value: str) -> tuple[str, Obj]:
+    delta = Obj(("type", kind), (field, value))
+    return "content_block_delta", Obj(("type", "content_block_delta"), ("index", index), ("delta", delta))
+
+
+def _stop(index: int) -> tuple[str, Obj]:
+    return "content_block_stop", Obj(("type", "content_block_stop"), ("index", index))
+
+
+@st.composite
+def anthropic_streams(draw: st.DrawFn) -> bytes:
+    usage = Obj(("input_tokens", 8), ("cache_read_input_tokens", 0), ("output_tokens", 1))
+    message = Obj(("id", "msg_1"), ("type", "message"), ("role", "assistant"), ("model", "claude-sonnet-4-5"))
+    message.pairs += [("content", []), ("stop_reason", None), ("usage", usage)]
+    records = [("message_start", Obj(("type", "message_start"), ("message", message)))]
+    blocks: list[list[tuple[str, Obj]]] = []
+    if draw(st.booleans()):
+        index = len(blocks)
+        block = [_block(index, "thinking", ("thinking", ""), ("signature", ""))]
+        block += [_delta(index, "thinking_delta", "thinking", piece) for piece in draw(pieces(draw(_TEXT)))]
+        block += [_delta(index, "signature_delta", "signature", "c2ln"), _stop(index)]
+        blocks.append(block)
+    if draw(st.booleans()):
+        index = len(blocks)
+        block = [_block(index, "text", ("text", ""))]
+        block += [_delta(index, "text_delta", "text", piece) for piece in draw(pieces(draw(_TEXT)))]
+        blocks.append([*block, _stop(index)])
+    if draw(st.integers(0, 3)) == 0:  # a server tool's block: nothing in it is read
+        index = len(blocks)
+        block = [
+            _block(index, "server_tool_use", ("id", "srvtoolu_1"), ("name", "web_search"), ("input", Obj()))
+        ]
+        block += [
+            _delta(index, "input_json_delta", "partial_json", '{"q": 1}'),
+            _delta(index, "text_delta", "text", "x"),
+        ]
+        blocks.append([*block, _stop(index)])
+    for text in draw(st.lists(argument_texts(), max_size=3)):
+        index = len(blocks)
+        block = [_block(index, "tool_use", ("id", f"toolu_{index}"), ("name", "tool"), ("input", Obj()))]
+        block += [
+            _delta(index, "input_json_delta", "partial_json", piece) for piece in ["", *draw(pieces(text))]
+        ]
+        blocks.append([*block, _stop(index)])
+    if draw(st.booleans()):
+        blocks = draw(st.permutations(blocks))  # interleaved thinking, blocks out of order
+    for block in blocks:
+        if draw(st.integers(0, 9)) == 0:
+            block = block[:-1]  # its stop never comes
+        records += block
+        if draw(st.integers(0, 4)) == 0:
+            records.append(("ping", Obj(("type", "ping"))))
+    delta = Obj(("stop_reason", "tool_use"), ("stop_sequence", None))
+    records.append(
+        (
+            "message_delta",
+            Obj(("type", "message_delta"), ("delta", delta), ("usage", Obj(("output_tokens", 9)))),
+        )
+    )
+    records.append(("message_stop", Obj(("type", "message_stop"))))
+    return b"".join(
+        b"event: " + name.encode() + b"\ndata: " + _wire(draw(varied(record)), draw) + b"\n\n"
+        for name, record in records
+    )
+
+
 # -- both paths ----------------------------------------------------------------------------------
 
 _TINY = Limits(
@@ -275,6 +351,16 @@ def test_generated_openai_streams(data: st.DataObject) -> None:
     same_on_both_paths(data.draw(chunkings(stream)), provider, **data.draw(options()))
 
 
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+@given(data=st.data())
+def test_generated_anthropic_streams(data: st.DataObject) -> None:
+    stream = data.draw(anthropic_streams())
+    provider = data.draw(st.sampled_from(["anthropic", "auto"]))
+    same_on_both_paths(data.draw(chunkings(stream)), provider, **data.draw(options()))
+
+
 # -- arguments cut at every character ---------------------------------------------------------
 
 ESCAPED = [
@@ -304,13 +390,30 @@ def openai_call(pieces: list[str]) -> bytes:
     )
 
 
+def anthropic_call(pieces: list[str]) -> bytes:
+    block = _block(0, "tool_use", ("id", "toolu_0"), ("name", "t"), ("input", Obj()))
+    message = Obj(("id", "msg_1"), ("model", "claude-sonnet-4-5"), ("usage", Obj(("input_tokens", 8))))
+    records = [("message_start", Obj(("type", "message_start"), ("message", message))), block]
+    records += [_delta(0, "input_json_delta", "partial_json", piece) for piece in pieces]
+    records += [_stop(0), ("message_stop", Obj(("type", "message_stop")))]
+    return b"".join(
+        b"event: " + name.encode() + b"\ndata: " + write(r, False, False).encode() + b"\n\n"
+        for name, r in records
+    )
+
+
+CALLS = {"openai": openai_call, "anthropic": anthropic_call}
+
+
+@pytest.mark.parametrize("provider", CALLS)
 @pytest.mark.parametrize("text", ESCAPED)
 @pytest.mark.parametrize("partial", [False, True])
-def test_arguments_one_character_a_fragment(text: str, partial: bool) -> None:
-    same_on_both_paths([openai_call(list(text))], "openai", partial_arguments=partial)
+def test_arguments_one_character_a_fragment(provider: str, text: str, partial: bool) -> None:
+    same_on_both_paths([CALLS[provider](list(text))], provider, partial_arguments=partial)
 
 
+@pytest.mark.parametrize("provider", CALLS)
 @pytest.mark.parametrize("text", ESCAPED)
-def test_arguments_in_two_fragments_cut_anywhere(text: str) -> None:
+def test_arguments_in_two_fragments_cut_anywhere(provider: str, text: str) -> None:
     for cut in range(len(text) + 1):
-        same_on_both_paths([openai_call([text[:cut], text[cut:]])], "openai", partial_arguments=True)
+        same_on_both_paths([CALLS[provider]([text[:cut], text[cut:]])], provider, partial_arguments=True)

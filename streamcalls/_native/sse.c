@@ -116,6 +116,9 @@ static int deliver(Framer *self, const char *payload, Py_ssize_t len, int has_ev
     if (kind->which == KIND_OPENAI) {
         result = read_openai(kind, sink, payload, len, &self->scratch);
     }
+    else if (kind->which == KIND_ANTHROPIC) {
+        result = read_anthropic(kind, sink, payload, len, &self->scratch);
+    }
     if (result == HANDLED) {
         records_native++;
     }

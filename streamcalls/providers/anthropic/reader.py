@@ -125,6 +125,7 @@ class AnthropicAdapter(Adapter):
     framing = "sse"
     view = _Event
     what = "Anthropic event"
+    native_records = "anthropic"  # its common events have a native reader (streamcalls/_native)
 
     __slots__ = ("_blocks", "_calls", "_input_tokens", "_stop_reason", "_usage")
 
