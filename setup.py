@@ -4,9 +4,11 @@ pyproject.toml holds everything else.  The C extension is optional: on a
 machine without a compiler (or with one that fails) the build says so in one
 line and goes on, and the package runs on its pure-Python path.
 ``STREAMCALLS_PURE_PYTHON_BUILD=1`` skips it (the pure-Python wheel);
+``STREAMCALLS_REQUIRE_NATIVE=1`` makes a failed build an error instead (the
+platform wheels: cibuildwheel, configured in pyproject.toml);
 ``STREAMCALLS_LIMITED_API=1`` builds it against the stable ABI (abi3), which
 reads the parser's objects by name (docs/design.md, "The native path", says
-what that costs).
+what that costs: it is not what the wheels are built with).
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 NATIVE = "streamcalls/_native"
-SOURCES = [f"{NATIVE}/{name}.c" for name in ("_speedups", "sse", "json", "calls", "openai", "anthropic")]
+SOURCES = [
+    f"{NATIVE}/{name}.c" for name in ("_speedups", "sse", "json", "calls", "openai", "anthropic", "feed")
+]
 
 
 class OptionalBuildExt(build_ext):
@@ -38,6 +42,8 @@ class OptionalBuildExt(build_ext):
             self._fell_back(exc)
 
     def _fell_back(self, exc: BaseException) -> None:
+        if _wanted("STREAMCALLS_REQUIRE_NATIVE"):
+            raise exc
         # Nothing of the extension is to be copied or linked into place now (the editable
         # install's link tree, build_ext --inplace): the package is the pure one.
         self.extensions = []
@@ -51,15 +57,23 @@ class OptionalBuildExt(build_ext):
         )
 
 
+def _wanted(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0")
+
+
 def extensions() -> list[Extension]:
-    if os.environ.get("STREAMCALLS_PURE_PYTHON_BUILD", "") not in ("", "0"):
+    if _wanted("STREAMCALLS_PURE_PYTHON_BUILD"):
         return []
+    # gcc and clang: C11, the module's own symbols hidden (calls between its files are direct) and
+    # link-time optimization across them (the readers inline the JSON reader's small functions).
+    unix = ["-std=c11", "-fvisibility=hidden", "-flto"] if os.name != "nt" else []
     options: dict[str, Any] = {
         "sources": SOURCES,
         "depends": [f"{NATIVE}/speedups.h"],
-        "extra_compile_args": ["-O2", "-std=c11"] if os.name != "nt" else [],
+        "extra_compile_args": unix,
+        "extra_link_args": unix[1:],
     }
-    if os.environ.get("STREAMCALLS_LIMITED_API", "") not in ("", "0"):
+    if _wanted("STREAMCALLS_LIMITED_API"):
         options["define_macros"] = [("Py_LIMITED_API", "0x030A0000")]
         options["py_limited_api"] = True
     return [Extension("streamcalls._native._speedups", **options)]

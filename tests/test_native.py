@@ -34,7 +34,7 @@ from streamcalls.framing._records import RecordFramer
 from streamcalls.framing._sse import SSEFramer
 from streamcalls.providers.anthropic import reader as anthropic_reader
 from streamcalls.providers.openai_chat.reader import OpenAIChatAdapter
-from tests.support import Case, bytewise, corpus, counter_ids, split_at
+from tests.support import DATA, Case, bytewise, corpus, counter_ids, split_at
 
 speedups = _native.speedups
 pytestmark = pytest.mark.skipif(
@@ -50,7 +50,9 @@ def encoded(events: Iterable[Event]) -> list[bytes]:
     return [msgspec.json.encode(event) for event in events]
 
 
-def feed(chunks: Iterable[bytes], provider: str, **options: Any) -> list[bytes]:
+def feed(
+    chunks: Iterable[bytes | bytearray | memoryview | str], provider: str, **options: Any
+) -> list[bytes]:
     parser = streamcalls.StreamParser(
         cast(streamcalls.ProviderName, provider), id_factory=counter_ids(), **options
     )
@@ -233,6 +235,73 @@ def test_the_native_readers_read_most_records_of_the_recordings() -> None:
     # the native readers read nearly all (tests/test_native_streams.py); still, a good share.
     assert read > 100
     assert read > handed / 2
+
+
+# -- the parser's feed, whose common case is native ----------------------------------------------
+
+
+def progress_run(chunks: list[bytes], provider: str) -> tuple[list[bytes], list[int]]:
+    """Events and StreamParser.progress after each chunk (reading it makes every feed count events)."""
+    parser = streamcalls.StreamParser(cast(streamcalls.ProviderName, provider), id_factory=counter_ids())
+    events: list[Event] = []
+    seen = [parser.progress]
+    for chunk in chunks:
+        events += parser.feed(chunk)
+        seen.append(parser.progress)
+    events += parser.close()
+    return encoded(events), seen
+
+
+@pytest.mark.parametrize("name", ["openai/parallel_interleaved.sse", "anthropic/interleaved_thinking.sse"])
+def test_progress_is_counted_the_same_on_both_paths(name: str) -> None:
+    data = (DATA / name).read_bytes()
+    provider = name.split("/", maxsplit=1)[0]
+    for chunks in ([data], bytewise(data)):
+        native = progress_run(chunks, provider)
+        with _native.pure_python():
+            pure = progress_run(chunks, provider)
+        assert native == pure
+        assert native[1][-1] > 0
+
+
+@pytest.mark.parametrize("name", ["openai/error_midstream.sse", "anthropic/error_midstream.sse"])
+def test_a_provider_error_raises_the_same_on_both_paths(name: str) -> None:
+    data = (DATA / name).read_bytes()
+    provider = cast(streamcalls.ProviderName, name.split("/", maxsplit=1)[0])
+
+    def feed_all(parser: streamcalls.StreamParser) -> None:
+        for line in data.splitlines(keepends=True):
+            parser.feed(line)
+
+    def failure() -> tuple[bytes, list[bytes]]:
+        parser = streamcalls.StreamParser(provider, raise_provider_errors=True, id_factory=counter_ids())
+        with pytest.raises(streamcalls.ProviderFailure) as caught:
+            feed_all(parser)
+        return msgspec.json.encode(caught.value.error), encoded(caught.value.events)
+
+    native = failure()
+    with _native.pure_python():
+        assert failure() == native
+
+
+def test_chunks_that_are_not_bytes_give_the_same_events() -> None:
+    data = (DATA / "openai" / "parallel_interleaved.sse").read_bytes()
+    pieces = [data[i : i + 7] for i in range(0, len(data), 7)]
+    as_bytes = feed(pieces, "openai")
+    assert feed([bytearray(p) for p in pieces], "openai") == as_bytes
+    assert feed([memoryview(p) for p in pieces], "openai") == as_bytes
+    assert feed([p.decode("latin-1").encode("latin-1") for p in pieces], "openai") == as_bytes
+    assert feed([data.decode()], "openai") == as_bytes
+
+
+def test_the_native_feed_is_the_python_feed_s_stand_in() -> None:
+    """Its signature and doc are the Python feed's; a parser on the pure path takes the Python feed."""
+    feed_method = streamcalls.StreamParser.feed
+    assert (feed_method.__doc__ or "").startswith("Add the next chunk of the stream")
+    with _native.pure_python():
+        parser = streamcalls.StreamParser("openai")
+        assert parser.feed(b"data: {}\n\n") == []
+        assert type(parser._framer) is SSEFramer
 
 
 # -- which path a stream takes -------------------------------------------------------------------

@@ -55,3 +55,20 @@ def test_without_a_compiler_the_build_says_so_and_goes_on(
 def test_the_pure_wheel_has_no_extension(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STREAMCALLS_PURE_PYTHON_BUILD", "1")
     assert load_setup().extensions() == []
+
+
+def test_the_platform_wheels_refuse_to_fall_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """STREAMCALLS_REQUIRE_NATIVE=1 (cibuildwheel's environment): a wheel without the native path
+    would be a pure wheel with a platform's name."""
+    setup = load_setup()
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("CC", "false")
+    monkeypatch.setenv("STREAMCALLS_REQUIRE_NATIVE", "1")
+    dist = Distribution({"name": "streamcalls", "ext_modules": setup.extensions()})
+    dist.cmdclass["build_ext"] = setup.OptionalBuildExt
+    command = dist.get_command_obj("build_ext")
+    command.build_lib = str(tmp_path / "lib")
+    command.build_temp = str(tmp_path / "temp")
+    command.ensure_finalized()
+    with pytest.raises(Exception, match="false"):
+        command.run()

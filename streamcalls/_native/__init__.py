@@ -22,6 +22,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
+from typing import Any
 
 from .._call import OPEN, Call
 from .._emitter import Emitter
@@ -31,7 +32,7 @@ from .._patchwriter import _STRING, PatchWriter
 from ..framing._records import RecordFramer, RecordSink
 from ..framing._sse import SSEFramer
 
-__all__ = ("active", "pure_python", "speedups", "sse_framer")
+__all__ = ("active", "install_feed", "pure_python", "speedups", "sse_framer")
 
 
 def _load() -> ModuleType | None:
@@ -86,6 +87,17 @@ def sse_framer(sink: RecordSink, max_line_bytes: int, max_event_bytes: int) -> R
         framer: RecordFramer = speedups.SSEFramer(sink, max_line_bytes, max_event_bytes)
         return framer
     return SSEFramer(sink, max_line_bytes, max_event_bytes)
+
+
+def install_feed(parser_class: type[Any]) -> None:
+    """Where the native path is built, put a native ``feed`` in ``parser_class``'s place.
+
+    It takes the common case -- a chunk of bytes for the native SSE framer, no events
+    to look through -- with the Python ``feed``'s own steps, and calls the Python
+    ``feed`` (kept) for every other case; a parser on the pure path always takes that.
+    """
+    if speedups is not None:
+        speedups.install_feed(parser_class)
 
 
 @contextmanager

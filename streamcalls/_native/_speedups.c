@@ -254,6 +254,9 @@ static PyObject *counts(PyObject *module, PyObject *unused)
 }
 
 static PyMethodDef methods[] = {
+    {"install_feed", install_feed, METH_O,
+     "install_feed(parser_class) -> None\n--\n\n"
+     "Put the native feed (its common case; the Python feed for the rest) in the class's place."},
     {"counts", counts, METH_NOARGS,
      "counts() -> tuple[int, int]\n--\n\n"
      "Records read so far by the native readers, and records handed to the adapters' on_record."},

@@ -110,6 +110,55 @@ static int read_event(const char *p, Py_ssize_t n, Event *e)
     return r < 0 ? -1 : j_end(&c);
 }
 
+/* The Messages API writes its deltas compactly, in one order of fields: those are read by matching
+ * the text around the two values; a record that departs from it in a byte is read field by field
+ * (read_event), which reads the same Event from it.  0, or -1: not in this form. */
+#define LIT(text) text, (sizeof(text) - 1)
+
+static int match(Cur *c, const char *text, Py_ssize_t len)
+{
+    if (c->end - c->p < len || memcmp(c->p, text, (size_t)len) != 0) {
+        return -1;
+    }
+    c->p += len;
+    return 0;
+}
+
+static int read_compact(const char *p, Py_ssize_t n, Event *e)
+{
+    static const char *const types[] = {"input_json_delta", "text_delta", "thinking_delta"};
+    static const char *const fields[] = {"partial_json", "text", "thinking"};
+    Cur c = {p, p + n};
+    if (match(&c, LIT("{\"type\":\"content_block_delta\",\"index\":")) < 0 || j_int(&c, &e->index) < 0 ||
+        match(&c, LIT(",\"delta\":{\"type\":\"")) < 0) {
+        return -1;
+    }
+    const char *type = c.p;
+    for (int i = 0; i < 3; i++) {
+        Py_ssize_t type_len = (Py_ssize_t)strlen(types[i]), field_len = (Py_ssize_t)strlen(fields[i]);
+        c.p = type;
+        Str value;
+        if (match(&c, types[i], type_len) < 0 || match(&c, LIT("\",\"")) < 0 ||
+            match(&c, fields[i], field_len) < 0 || match(&c, LIT("\":")) < 0) {
+            continue;
+        }
+        if (!j_at(&c, '"') || j_string(&c, &value) < 0 || match(&c, LIT("}}")) < 0 || j_end(&c) < 0) {
+            return -1;
+        }
+        e->type = J_STR;
+        e->type_s = (Str){p + 9, 19, 0}; /* content_block_delta */
+        e->delta = J_OBJ;
+        e->delta_type = J_STR;
+        e->delta_type_s = (Str){type, type_len, 0};
+        int *kind = i == 0 ? &e->partial_json : i == 1 ? &e->text : &e->thinking;
+        Str *str = i == 0 ? &e->partial_json_s : i == 1 ? &e->text_s : &e->thinking_s;
+        *kind = J_STR;
+        *str = value;
+        return 0;
+    }
+    return -1;
+}
+
 /* The adapter's _blocks.get(index), as a kind (-1: none, -2: an error is set). */
 static long block_kind(const Kind *kind, PyObject *sink, PyObject *index)
 {
@@ -136,7 +185,7 @@ static long block_kind(const Kind *kind, PyObject *sink, PyObject *index)
 static int json_delta(const Kind *kind, PyObject *sink, PyObject *emit, PyObject *index, const Event *e,
                       Buf *scratch)
 {
-    int ok = 1, result = NOT_MINE;
+    int result = NOT_MINE;
     if (e->partial_json != J_STR || e->partial_json_s.n == 0) {
         return HANDLED; /* nothing to add */
     }
@@ -152,10 +201,6 @@ static int json_delta(const Kind *kind, PyObject *sink, PyObject *emit, PyObject
     }
     Py_INCREF(call);
     Py_DECREF(calls);
-    if (Py_TYPE(call) != (PyTypeObject *)S.call_type || slot_ssize(call, &S.call_status, &ok) != S.OPEN ||
-        !ok) {
-        goto done;
-    }
     const char *frag = e->partial_json_s.s;
     Py_ssize_t n = e->partial_json_s.n;
     if (e->partial_json_s.escaped) {
@@ -166,7 +211,7 @@ static int json_delta(const Kind *kind, PyObject *sink, PyObject *emit, PyObject
         frag = scratch->data;
         n = scratch->len;
     }
-    result = feed_fragment(emit, call, frag, n);
+    result = feed_fragment(emit, call, frag, n); /* (NOT_MINE too for a call that is not open) */
 done:
     Py_DECREF(call);
     return result;
@@ -220,7 +265,8 @@ int read_anthropic(const Kind *kind, PyObject *sink, const char *p, Py_ssize_t n
     Event e;
     int result = NOT_MINE;
     PyObject *steady = NULL, *index = NULL;
-    if (read_event(p, n, &e) < 0 || e.type != J_STR) {
+    memset(&e, 0, sizeof(e));
+    if ((read_compact(p, n, &e) < 0 && read_event(p, n, &e) < 0) || e.type != J_STR) {
         return NOT_MINE;
     }
     int ping = KEY(&e.type_s, "ping");

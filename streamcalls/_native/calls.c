@@ -190,7 +190,7 @@ static PyObject *make(PyObject *type, PyObject **args, Py_ssize_t n)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_INCREF(args[i]);
-        PyTuple_SET_ITEM(tuple, i, args[i]);
+        PyTuple_SetItem(tuple, i, args[i]); /* (steals the reference taken above) */
     }
     PyObject *out = PyObject_Call(type, tuple, NULL);
     Py_DECREF(tuple);
@@ -305,7 +305,16 @@ int feed_fragment(PyObject *emit, PyObject *call, const char *frag, Py_ssize_t n
         PyErr_SetString(PyExc_RuntimeError, "streamcalls native path: a call or emitter without its state");
         goto done;
     }
-    fragment = PyUnicode_DecodeUTF8(frag, n, NULL);
+#ifndef Py_LIMITED_API
+    if (length == n) { /* ASCII: no decoding to do */
+        fragment = PyUnicode_New(n, 127);
+        if (fragment != NULL) {
+            memcpy(PyUnicode_DATA(fragment), frag, (size_t)n);
+        }
+    }
+    else
+#endif
+        fragment = PyUnicode_DecodeUTF8(frag, n, NULL);
     if (fragment == NULL) {
         goto done;
     }

@@ -10,7 +10,7 @@
 #include "speedups.h"
 
 typedef struct {
-    int model;
+    int model, model_named;
     Str model_s;
     int n_choices;
     long long choice_index;
@@ -201,21 +201,46 @@ static int read_choice(Cur *c, Chunk *k)
     return r;
 }
 
-static int read_chunk(const char *p, Py_ssize_t n, Chunk *k)
+static int read_chunk(const char *p, Py_ssize_t n, Chunk *k, Head *head)
 {
     Cur c = {p, p + n};
     Str key;
-    int first = 1, r;
+    int first = 1, r, remembered = 0;
     unsigned seen = 0;
     memset(k, 0, sizeof(*k));
-    if (j_obj_open(&c) < 0) {
+    if (head->valid && head->bytes.len < n && memcmp(p, head->bytes.data, (size_t)head->bytes.len) == 0) {
+        c.p += head->bytes.len; /* read as the chunk before: on from its "choices" */
+        seen = head->seen;
+        first = head->first;
+        k->model_named = head->model_named;
+        remembered = 1;
+    }
+    else if (j_obj_open(&c) < 0) {
         return -1;
     }
-    while ((r = j_obj_next(&c, &first, &key)) == 1) {
+    for (;;) {
+        const char *before = c.p;
+        int was_first = first;
+        if ((r = j_obj_next(&c, &first, &key)) != 1) {
+            break;
+        }
         unsigned bit = 0;
         int bad;
         if (KEY(&key, "choices")) {
             bit = 1;
+            if (!remembered) {
+                head->valid = 0;
+                head->bytes.len = 0;
+                if (buf_add(&head->bytes, p, before - p) < 0) {
+                    PyErr_Clear(); /* (then nothing is remembered) */
+                }
+                else {
+                    head->seen = seen;
+                    head->first = was_first;
+                    head->model_named = k->model_named;
+                    head->valid = 1;
+                }
+            }
             if (j_at(&c, 'n')) {
                 bad = j_null(&c);
             }
@@ -235,6 +260,7 @@ static int read_chunk(const char *p, Py_ssize_t n, Chunk *k)
         else if (KEY(&key, "model")) {
             bit = 2;
             bad = j_opt_string(&c, &k->model, &k->model_s);
+            k->model_named = k->model == J_STR && k->model_s.n > 0;
         }
         else if (KEY(&key, "usage") || KEY(&key, "x_groq") || KEY(&key, "error")) {
             bit = KEY(&key, "usage") ? 4 : KEY(&key, "x_groq") ? 8 : 16;
@@ -323,11 +349,11 @@ done:
     return result;
 }
 
-int read_openai(const Kind *kind, PyObject *sink, const char *p, Py_ssize_t n, Buf *scratch)
+int read_openai(const Kind *kind, PyObject *sink, const char *p, Py_ssize_t n, Buf *scratch, Head *head)
 {
     Chunk k;
     int result = NOT_MINE;
-    if (read_chunk(p, n, &k) < 0) {
+    if (read_chunk(p, n, &k, head) < 0) {
         return NOT_MINE;
     }
     PyObject *emit = slot_get(sink, &kind->emit);
@@ -339,7 +365,7 @@ int read_openai(const Kind *kind, PyObject *sink, const char *p, Py_ssize_t n, B
     if (steady != Py_True) {
         goto done; /* the first record, or one after the end */
     }
-    if (k.model == J_STR && k.model_s.n > 0) {
+    if (k.model_named) {
         on_model = slot_get(emit, &S.emit_on_model);
         if (on_model != NULL && on_model != Py_None) {
             goto done; /* the model picks the text detectors */

@@ -16,6 +16,25 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifndef Py_SETREF /* (not in the stable ABI's headers) */
+#define Py_SETREF(dst, src)                                                                                  \
+    do {                                                                                                     \
+        PyObject **_where = (PyObject **)&(dst);                                                             \
+        PyObject *_old = *_where;                                                                            \
+        *_where = (PyObject *)(src);                                                                         \
+        Py_DECREF(_old);                                                                                     \
+    } while (0)
+#endif
+#ifndef Py_XSETREF
+#define Py_XSETREF(dst, src)                                                                                 \
+    do {                                                                                                     \
+        PyObject **_where = (PyObject **)&(dst);                                                             \
+        PyObject *_old = *_where;                                                                            \
+        *_where = (PyObject *)(src);                                                                         \
+        Py_XDECREF(_old);                                                                                    \
+    } while (0)
+#endif
+
 /* -- reading the slots of the Python objects the fast path shares with the pure path ---------- */
 
 /* One attribute of a slotted Python class: read and written at its offset (the CPython layout of
@@ -57,23 +76,53 @@ static inline int slot_set(PyObject *obj, const Slot *slot, PyObject *value)
 #endif
 }
 
+/* An int's value; *ok = 0 if it does not fit.  Small ints are read in place where the version's
+ * layout is known (3.10 to 3.14), else through the API. */
+static inline Py_ssize_t long_value(PyObject *value, int *ok)
+{
+#if !defined(Py_LIMITED_API) && PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030F0000
+    if (_PyLong_IsCompact((PyLongObject *)value)) {
+        return _PyLong_CompactValue((PyLongObject *)value);
+    }
+#elif !defined(Py_LIMITED_API) && PY_VERSION_HEX < 0x030C0000
+    Py_ssize_t size = Py_SIZE(value);
+    if (size == 0) {
+        return 0;
+    }
+    if (size == 1) {
+        return (Py_ssize_t)((PyLongObject *)value)->ob_digit[0];
+    }
+#endif
+    Py_ssize_t out = PyLong_AsSsize_t(value);
+    if (out == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        *ok = 0;
+    }
+    return out;
+}
+
 /* The slot's value as an integer; -1 with *ok = 0 if it is not an int that fits. */
 static inline Py_ssize_t slot_ssize(PyObject *obj, const Slot *slot, int *ok)
 {
+#ifndef Py_LIMITED_API
+    PyObject *value = *(PyObject **)((char *)obj + slot->offset); /* (borrowed: no call in between) */
+    if (value != NULL && PyLong_CheckExact(value)) {
+        return long_value(value, ok);
+    }
+    *ok = 0;
+    return -1;
+#else
     PyObject *value = slot_get(obj, slot);
     Py_ssize_t out = -1;
     if (value != NULL && PyLong_CheckExact(value)) {
-        out = PyLong_AsSsize_t(value);
-        if (out == -1 && PyErr_Occurred()) {
-            PyErr_Clear();
-            *ok = 0;
-        }
+        out = long_value(value, ok);
     }
     else {
         *ok = 0;
     }
     Py_XDECREF(value);
     return out;
+#endif
 }
 
 static inline int slot_set_ssize(PyObject *obj, const Slot *slot, Py_ssize_t value)
@@ -199,7 +248,16 @@ int call_method1(PyObject *obj, PyObject *name, PyObject *arg);
 /* put(event), as the emitter's or a patch writer's ``put`` is: a list's append, or any callable. */
 int put(PyObject *put, PyObject *event);
 
-int read_openai(const Kind *kind, PyObject *sink, const char *p, Py_ssize_t n, Buf *scratch);
+/* What an OpenAI chunk's members before ``choices`` read as, and their bytes: a chunk that starts
+ * with the same bytes reads the same up to there (a stream's chunks repeat their id, object,
+ * created, model, fingerprint), so it is read on from there. */
+typedef struct {
+    Buf bytes;
+    unsigned seen;
+    int first, model_named, valid;
+} Head;
+
+int read_openai(const Kind *kind, PyObject *sink, const char *p, Py_ssize_t n, Buf *scratch, Head *head);
 int read_anthropic(const Kind *kind, PyObject *sink, const char *p, Py_ssize_t n, Buf *scratch);
 
 /* An adapter class that declares ``native_records``: which reader, and its slots. */
@@ -217,7 +275,11 @@ const Kind *kind_of(PyTypeObject *type);
 #define ANTHROPIC_THINKING 1
 #define ANTHROPIC_IGNORED 2
 
-extern PyTypeObject SSEFramerType;
+extern PyTypeObject *SSEFramerType;
 int sse_init_type(PyObject *module);
+/* SSEFramer.feed(data) for a bytes chunk: 0, or -1 with an exception set. */
+int sse_feed(PyObject *framer, PyObject *data);
+/* install_feed(StreamParser): see feed.c. */
+PyObject *install_feed(PyObject *module, PyObject *cls);
 
 #endif

@@ -11,10 +11,6 @@
  */
 #include "speedups.h"
 
-#ifndef Py_LIMITED_API
-#include <structmember.h>
-#endif
-
 typedef struct {
     PyObject_HEAD
     PyObject *sink;
@@ -22,13 +18,16 @@ typedef struct {
     Py_ssize_t max_line, max_event;
     Buf tail; /* the unfinished line */
     Buf data; /* the event's data lines, joined by LF (unless held in place: pend) */
-    Buf event; /* the event type's bytes */
+    Buf event; /* the event type's bytes (unless held in place: event_at) */
+    const char *event_at; /* the event type, still in the chunk being fed */
     Buf scratch; /* the readers' decoded strings */
+    Head head; /* the OpenAI reader's: the last chunk's members before "choices" */
     const char *pend; /* the event's only data line, still in the chunk being fed */
     Py_ssize_t pend_len;
     Py_ssize_t lines; /* data lines of the event */
     Py_ssize_t first_len; /* the first one's length: an overflow's preview */
     Py_ssize_t size; /* bytes of data values, for max_event_bytes */
+    Py_ssize_t event_len;
     int has_event, skip_lf, discarding, busy;
 } Framer;
 
@@ -37,7 +36,8 @@ static int report(Framer *self, PyObject *message, const char *raw, Py_ssize_t l
 {
     PyObject *bytes = message ? PyBytes_FromStringAndSize(raw, len) : NULL;
     PyObject *sink = bytes ? Py_NewRef(self->sink) : NULL;
-    PyObject *done = sink ? PyObject_CallMethodObjArgs(sink, S.str_on_framing_error, message, bytes, NULL) : NULL;
+    PyObject *done =
+        sink ? PyObject_CallMethodObjArgs(sink, S.str_on_framing_error, message, bytes, NULL) : NULL;
     Py_XDECREF(message);
     Py_XDECREF(bytes);
     Py_XDECREF(sink);
@@ -67,6 +67,18 @@ static int keep_pending(Framer *self)
     return buf_add(&self->data, pend, self->pend_len);
 }
 
+/* The event type is held in place no longer: copy it into ``event``. */
+static int keep_event(Framer *self)
+{
+    if (self->event_at == NULL) {
+        return 0;
+    }
+    const char *at = self->event_at;
+    self->event_at = NULL;
+    self->event.len = 0;
+    return buf_add(&self->event, at, self->event_len);
+}
+
 static void clear_event(Framer *self)
 {
     self->pend = NULL;
@@ -74,6 +86,7 @@ static void clear_event(Framer *self)
     self->lines = 0;
     self->size = 0;
     self->has_event = 0;
+    self->event_at = NULL;
 }
 
 static int add_data(Framer *self, const char *value, Py_ssize_t len, int in_chunk)
@@ -114,7 +127,7 @@ static int deliver(Framer *self, const char *payload, Py_ssize_t len, int has_ev
     const Kind *kind = kind_of(Py_TYPE(sink));
     int result = NOT_MINE;
     if (kind->which == KIND_OPENAI) {
-        result = read_openai(kind, sink, payload, len, &self->scratch);
+        result = read_openai(kind, sink, payload, len, &self->scratch, &self->head);
     }
     else if (kind->which == KIND_ANTHROPIC) {
         result = read_anthropic(kind, sink, payload, len, &self->scratch);
@@ -124,8 +137,9 @@ static int deliver(Framer *self, const char *payload, Py_ssize_t len, int has_ev
     }
     else if (result == NOT_MINE) {
         records_pure++;
-        PyObject *name = has_event ? PyUnicode_DecodeUTF8(self->event.data, self->event.len, "replace")
-                                   : Py_NewRef(Py_None);
+        PyObject *name = !has_event        ? Py_NewRef(Py_None)
+                         : self->event_at ? PyUnicode_DecodeUTF8(self->event_at, self->event_len, "replace")
+                                          : PyUnicode_DecodeUTF8(self->event.data, self->event.len, "replace");
         PyObject *data = name ? PyBytes_FromStringAndSize(payload, len) : NULL;
         PyObject *done = data ? PyObject_CallMethodObjArgs(sink, S.str_on_record, name, data, NULL) : NULL;
         result = done ? 0 : -1;
@@ -158,6 +172,7 @@ static int dispatch(Framer *self)
         result = deliver(self, payload, len, has_event);
     }
     self->pend = NULL;
+    self->event_at = NULL;
     self->data.len = 0;
     return result;
 }
@@ -173,8 +188,14 @@ static int field(Framer *self, const char *line, Py_ssize_t len, int in_chunk)
         value_len--;
     }
     if (name_len == 5 && memcmp(line, "event", 5) == 0) {
-        self->event.len = 0;
         self->has_event = 1;
+        if (in_chunk) {
+            self->event_at = value;
+            self->event_len = value_len;
+            return 0;
+        }
+        self->event_at = NULL;
+        self->event.len = 0;
         return buf_add(&self->event, value, value_len);
     }
     if (name_len == 4 && memcmp(line, "data", 4) == 0) {
@@ -292,40 +313,48 @@ static int enter(Framer *self)
     return 0;
 }
 
-static PyObject *feed(Framer *self, PyObject *arg)
+static int feed_view(Framer *self, const char *p, Py_ssize_t n)
 {
-    Py_buffer view;
-    const char *p;
-    Py_ssize_t n;
-    int is_bytes = PyBytes_Check(arg);
     if (enter(self) < 0) {
-        return NULL;
-    }
-    if (is_bytes) {
-        p = PyBytes_AS_STRING(arg);
-        n = PyBytes_GET_SIZE(arg);
-    }
-    else {
-        if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) {
-            self->busy = 0;
-            return NULL;
-        }
-        p = view.buf;
-        n = view.len;
+        return -1;
     }
     int result = feed_bytes(self, p, n);
-    /* The chunk is the caller's: a data line still held in it is copied before feed returns. */
-    if (keep_pending(self) < 0) {
+    /* The chunk is the caller's: what is still held in it is copied before feed returns. */
+    if (keep_pending(self) < 0 || keep_event(self) < 0) {
         result = -1;
     }
-    if (!is_bytes) {
-        PyBuffer_Release(&view);
-    }
     self->busy = 0;
+    return result;
+}
+
+int sse_feed(PyObject *framer, PyObject *data)
+{
+    char *p;
+    Py_ssize_t n;
+    if (PyBytes_AsStringAndSize(data, &p, &n) < 0) {
+        return -1;
+    }
+    return feed_view((Framer *)framer, p, n);
+}
+
+static PyObject *feed(Framer *self, PyObject *arg)
+{
+    int result;
+    if (PyBytes_Check(arg)) {
+        result = sse_feed((PyObject *)self, arg);
+    }
+    else {
+        PyObject *data = PyBytes_FromObject(arg); /* (a bytearray, a memoryview: copied) */
+        if (data == NULL) {
+            return NULL;
+        }
+        result = sse_feed((PyObject *)self, data);
+        Py_DECREF(data);
+    }
     if (result < 0) {
         return NULL;
     }
-    Py_RETURN_NONE;
+    Py_RETURN_NONE; /* (an SSE framer hands over to no other) */
 }
 
 static PyObject *close_(Framer *self, PyObject *unused)
@@ -373,6 +402,7 @@ static int init(Framer *self, PyObject *args, PyObject *kwargs)
 
 static int traverse(Framer *self, visitproc visit, void *arg)
 {
+    Py_VISIT(Py_TYPE(self));
     Py_VISIT(self->sink);
     return 0;
 }
@@ -392,7 +422,11 @@ static void dealloc(Framer *self)
     buf_free(&self->data);
     buf_free(&self->event);
     buf_free(&self->scratch);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    buf_free(&self->head.bytes);
+    PyTypeObject *type = Py_TYPE(self);
+    freefunc free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    free(self);
+    Py_DECREF(type); /* (a heap type's instances hold a reference to it) */
 }
 
 static PyMethodDef framer_methods[] = {
@@ -402,35 +436,65 @@ static PyMethodDef framer_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyMemberDef framer_members[] = {
-    {"sink", T_OBJECT_EX, offsetof(Framer, sink), 0, "Where records go: an adapter, or auto-detection."},
-    {"last_event_id", T_OBJECT_EX, offsetof(Framer, last_event_id), 0, "The last ``id`` field's value."},
-    {NULL, 0, 0, 0, NULL},
+static PyObject *get_sink(Framer *self, void *unused)
+{
+    return Py_NewRef(self->sink);
+}
+
+static int set_sink(Framer *self, PyObject *value, void *unused)
+{
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "an SSEFramer always has a sink");
+        return -1;
+    }
+    Py_SETREF(self->sink, Py_NewRef(value));
+    return 0;
+}
+
+static PyObject *get_last_event_id(Framer *self, void *unused)
+{
+    return Py_NewRef(self->last_event_id);
+}
+
+static PyGetSetDef framer_getset[] = {
+    {"sink", (getter)get_sink, (setter)set_sink, "Where records go: an adapter, or auto-detection.", NULL},
+    {"last_event_id", (getter)get_last_event_id, NULL, "The last ``id`` field's value.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
-PyTypeObject SSEFramerType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "streamcalls._native._speedups.SSEFramer",
-    .tp_basicsize = sizeof(Framer),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "SSEFramer(sink, max_line_bytes, max_event_bytes)\n--\n\n"
-              "Server-sent events cut into records, natively (streamcalls.framing._sse.SSEFramer's rules).",
-    .tp_traverse = (traverseproc)traverse,
-    .tp_clear = (inquiry)clear,
-    .tp_dealloc = (destructor)dealloc,
-    .tp_methods = framer_methods,
-    .tp_members = framer_members,
-    .tp_init = (initproc)init,
-    .tp_new = PyType_GenericNew,
+/* A heap type (PyType_FromSpec), as the stable ABI wants. */
+static PyType_Slot framer_slots[] = {
+    {Py_tp_doc, "SSEFramer(sink, max_line_bytes, max_event_bytes)\n--\n\n"
+                "Server-sent events cut into records, natively (streamcalls.framing._sse.SSEFramer's rules)."},
+    {Py_tp_traverse, traverse},
+    {Py_tp_clear, clear},
+    {Py_tp_dealloc, dealloc},
+    {Py_tp_methods, framer_methods},
+    {Py_tp_getset, framer_getset},
+    {Py_tp_init, init},
+    {Py_tp_new, PyType_GenericNew},
+    {0, NULL},
 };
+
+static PyType_Spec framer_spec = {
+    "streamcalls._native._speedups.SSEFramer",
+    sizeof(Framer),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    framer_slots,
+};
+
+PyTypeObject *SSEFramerType = NULL;
 
 int sse_init_type(PyObject *module)
 {
-    if (PyType_Ready(&SSEFramerType) < 0) {
+    SSEFramerType = (PyTypeObject *)PyType_FromSpec(&framer_spec);
+    if (SSEFramerType == NULL) {
         return -1;
     }
-    Py_INCREF(&SSEFramerType);
-    if (PyModule_AddObject(module, "SSEFramer", (PyObject *)&SSEFramerType) < 0) {
-        Py_DECREF(&SSEFramerType);
+    Py_INCREF(SSEFramerType);
+    if (PyModule_AddObject(module, "SSEFramer", (PyObject *)SSEFramerType) < 0) {
+        Py_DECREF(SSEFramerType);
         return -1;
     }
     return 0;
