@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test docs site-check node-check fuzz bench clean
+.PHONY: demo test docs site-check node-check fuzz sanitize bench clean
 
 LINTED := streamcalls tests benchmarks fuzz docs/_ext
 FUZZ_SECONDS ?= 600
@@ -123,6 +123,13 @@ test: $(VENV)/.dev-installed
 fuzz: $(VENV)/.dev-installed
 	STREAMCALLS_HYPOTHESIS=explore STREAMCALLS_FUZZ_EXAMPLES=20000 $(PY) -m pytest -q tests/test_fuzz.py
 	$(PY) fuzz/run.py -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1
+
+# The native fast path under AddressSanitizer and UndefinedBehaviorSanitizer (tests/sanitize.py):
+# built apart into build/sanitize/, with Python's allocator switched to malloc, it runs the
+# differential tests, the corpus, the fuzz tests and regressions, then the fuzz gate's inputs.
+# Any read past a buffer or undefined behaviour stops it with the sanitizer's report.
+sanitize: $(VENV)/.dev-installed
+	$(PY) -m tests.sanitize
 
 # Benchmark against the SDK accumulators and the re-parse approach; prints the
 # tables and writes benchmarks/results/latest.json and chart.png, then ends with

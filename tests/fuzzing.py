@@ -15,7 +15,9 @@ An input is a header of four bytes or more, and a stream:
   meaning.
 
 ``fuzz_one`` feeds the stream in those chunks and checks what every input
-must give, however hostile: no exception from ``feed``/``close``, the call
+must give, however hostile: the same events on the native path as on the
+pure-Python one (where the native path is built; see streamcalls/_native),
+no exception from ``feed``/``close``, the call
 event protocol (see ``support.check_protocol``), an idempotent ``close``,
 ``feed`` after ``close`` raising ``UsageError``, the same events (up to
 how deltas are split) as feeding the stream whole, the same accumulated
@@ -32,8 +34,11 @@ with atheris; ``tests/test_fuzz.py`` with hypothesis and the regression inputs.
 
 from __future__ import annotations
 
+import msgspec
+
 import streamcalls
 from streamcalls import Limits, ReasoningDelta, StreamParser, ToolCallStarted, UsageError
+from streamcalls import _native as native_path
 from streamcalls.codec import CODEC_PROVIDERS, CodecProviderName
 from tests.conservation import FRAMED, check_conservation
 from tests.partial_rules import check_patches, without_patches
@@ -207,6 +212,11 @@ def run(
     return events, tap
 
 
+def encoded(events: list[streamcalls.Event]) -> list[bytes]:
+    """Events as msgspec writes them: what "the same events" means between the two paths."""
+    return [msgspec.json.encode(event) for event in events]
+
+
 def fuzz_one(data: bytes) -> None:
     if len(data) < HEADER:
         return
@@ -219,6 +229,10 @@ def fuzz_one(data: bytes) -> None:
     invalid_utf8 = "report" if data[1] & 0x40 else "replace"
     options = {"detect": detect, "native": native, "limits": limits, "invalid_utf8": invalid_utf8}
     chunked, tap = run(stream, chunk, provider, partial_arguments=True, **options)
+    if native_path.active():  # the same input on the pure path, the reference: the very same events
+        with native_path.pure_python():
+            pure, _ = run(stream, chunk, provider, partial_arguments=True, **options)
+        assert encoded(chunked) == encoded(pure), "the native path's events differ from the pure path's"
     check_protocol(chunked)
     check_patches(chunked, sparse=True)
     think = any(name in FRAMED for name in detect)
