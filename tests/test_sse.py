@@ -194,9 +194,10 @@ def _event_chunks(draw: st.DrawFn) -> list[bytes]:
     return chunks
 
 
-@given(_event_chunks(), st.integers(8, 40), st.integers(4, 40))
+@given(_event_chunks(), st.integers(8, 80), st.integers(4, 80))
 @example([b"data: v", b"data: x\n\n"], 40, 40)  # an unfinished line: the next chunk continues it
 @example([b"data: v\n", b"event: e\ndata: x\n\n"], 40, 40)  # data lines held for the next blank line
+@example([b"event: x\n", b"event: y\ndata: v\n\n", b"data: w\n\n"], 40, 40)  # a name held, then replaced
 @settings(max_examples=400)
 def test_an_event_per_chunk_reads_as_line_by_line(chunks: list[bytes], max_line: int, max_event: int) -> None:
     """A chunk that is one whole event is read at once (the fast path); a byte at a time, every

@@ -57,30 +57,32 @@ class SSEFramer:
         # The common chunk -- one whole event: a "data: " line, after an "event: " line or not,
         # then the blank line -- read at once, when nothing is held from the chunks before.  It
         # gives what the line by line reading below would: no CR, no other line, within both
-        # limits.  Anything else is read line by line.
-        if self._clean and data.endswith(b"\n\n") and len(data) <= self._fast_max and 13 not in data:
-            last = len(data) - 2
-            if data.startswith(b"data: "):
-                if data.find(b"\n", 6) == last:
+        # limits.  Anything else is read line by line.  (Slices and ``in`` here, rather than
+        # startswith, endswith and find: those take their arguments as a tuple.)
+        if self._clean and data[-2:] == b"\n\n" and len(data) <= self._fast_max and 13 not in data:
+            first = data[0]
+            if first == 100 and data[:6] == b"data: ":  # "d"
+                payload = data[6:-2]
+                if 10 not in payload:
                     event = self._event
                     if event is not None:
                         self._event = None
-                    payload = data[6:last]
                     if payload == b"[DONE]":
                         self.sink.on_done()
                     else:
                         self.sink.on_record(event, payload)
                     return
-            elif data.startswith(b"event: "):
-                end = data.find(b"\n", 7)
-                if data.startswith(b"data: ", end + 1) and data.find(b"\n", end + 7) == last:
-                    self._event = None
-                    payload = data[end + 7 : last]
-                    if payload == b"[DONE]":
-                        self.sink.on_done()
-                    else:
-                        self.sink.on_record(data[7:end].decode("utf-8", "replace"), payload)
-                    return
+            elif first == 101 and data[:7] == b"event: ":  # "e"
+                line, _, rest = data.partition(b"\n")
+                if rest[:6] == b"data: ":
+                    payload = rest[6:-2]
+                    if 10 not in payload:
+                        self._event = None
+                        if payload == b"[DONE]":
+                            self.sink.on_done()
+                        else:
+                            self.sink.on_record(_name(line[7:]), payload)
+                        return
         self._lines_in(self._lines.split(data))
         self._clean = not self._data and self._lines.clean
 
@@ -100,7 +102,7 @@ class SSEFramer:
             elif line[0] == 58:  # ":" -- a comment
                 continue
             elif line.startswith(b"event: "):  # the other common line, without _field's partition
-                self._event = line[7:].decode("utf-8", "replace")
+                self._event = _name(line[7:])
             else:
                 self._field(line)
 
@@ -109,7 +111,7 @@ class SSEFramer:
         if colon and value[:1] == b" ":
             value = value[1:]
         if name == b"event":
-            self._event = value.decode("utf-8", "replace")
+            self._event = _name(value)
         elif name == b"data":  # "data" with no colon: an empty data line
             self._add(value)
         elif name == b"id":
@@ -152,3 +154,11 @@ class SSEFramer:
         if rest:
             self._lines_in([rest])
         self._dispatch()
+
+
+def _name(raw: bytes) -> str:
+    """An event's name: UTF-8, invalid bytes as U+FFFD."""
+    try:
+        return raw.decode()  # (with no arguments: the fastest decode)
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", "replace")

@@ -130,10 +130,11 @@ class AnthropicAdapter(Adapter):
 
     def __init__(self, emit: Any) -> None:
         super().__init__(emit)
-        self._calls: dict[int, Call] = {}  # content block index -> call
-        self._blocks: dict[int, int] = {}  # content block index -> _TEXT/_THINKING/_IGNORED
+        # Made when first needed (a stream's first record holds no block yet):
+        self._calls: dict[int, Call] | None = None  # content block index -> call
+        self._blocks: dict[int, int] | None = None  # content block index -> _TEXT/_THINKING/_IGNORED
+        self._usage: _Usage | None = None  # the counts so far
         self._stop_reason: str | None = None
-        self._usage = _Usage()
 
     def claims(self, view: _Event, name: str | None) -> bool:
         return (view.type or name) in EVENT_TYPES
@@ -154,7 +155,22 @@ class AnthropicAdapter(Adapter):
     def handle(self, event: _Event, name: str | None) -> None:
         kind = event.type
         if kind == "content_block_delta":
-            self._delta(event)
+            delta = event.delta
+            if delta is None:
+                return
+            if delta.type == "input_json_delta":  # (most deltas: read here, a method call less)
+                calls = self._calls
+                call = None if calls is None else calls.get(event.index)
+                text = delta.partial_json
+                if call is not None and text:
+                    if call.status == OPEN:  # feed_arguments' common case, inlined
+                        rest = self.emit.feed(call, text)
+                        if rest >= 0:
+                            self.after_arguments(call, text[rest:])
+                    else:
+                        self.feed_arguments(call, text)
+            else:
+                self._delta(event.index, delta)
         elif kind == "content_block_start":
             self._block_start(event)
         elif kind == "content_block_stop":
@@ -174,30 +190,19 @@ class AnthropicAdapter(Adapter):
             self.emit.provider_error(error.message or "unknown error", error.type)
         # ping and unknown event types are ignored.
 
-    def _delta(self, event: _Event) -> None:
-        delta = event.delta
-        if delta is None:
-            return
+    def _delta(self, index: int, delta: _Delta) -> None:
+        """A delta other than a call's arguments."""
         kind = delta.type
-        if kind == "input_json_delta":
-            call = self._calls.get(event.index)
-            text = delta.partial_json
-            if call is not None and text:
-                if call.status == OPEN:  # feed_arguments' common case, inlined: this runs per fragment
-                    rest = self.emit.feed(call, text)
-                    if rest >= 0:
-                        self.after_arguments(call, text[rest:])
-                else:
-                    self.feed_arguments(call, text)
-        elif kind == "text_delta":
-            if delta.text and self._blocks.get(event.index) != _IGNORED:
+        block = None if self._blocks is None else self._blocks.get(index)
+        if kind == "text_delta":
+            if delta.text and block != _IGNORED:
                 self.emit.text(delta.text)  # (an open reasoning block ends: see Emitter.text)
         elif kind == "thinking_delta":
-            if delta.thinking and self._blocks.get(event.index) == _THINKING:
+            if delta.thinking and block == _THINKING:
                 self.emit.reasoning(delta.thinking)
                 self._apart_from_calls()
         elif kind == "signature_delta":
-            if delta.signature and self._blocks.get(event.index) == _THINKING:
+            if delta.signature and block == _THINKING:
                 self.emit.reasoning_note(signature=delta.signature)
                 self._apart_from_calls()
 
@@ -219,13 +224,15 @@ class AnthropicAdapter(Adapter):
             if call is not None:
                 if block.input:
                     call.initial = block.input
+                if self._calls is None:
+                    self._calls = {}
                 self._calls[index] = call
         elif kind == "text":
-            self._blocks[index] = _TEXT
+            self._block(index, _TEXT)
             if block.text:
                 self.emit.text(block.text)
         elif kind in ("thinking", "redacted_thinking"):
-            self._blocks[index] = _THINKING
+            self._block(index, _THINKING)
             self.emit.reasoning_start(kind=kind)
             if block.thinking:
                 self.emit.reasoning(block.thinking)
@@ -233,13 +240,18 @@ class AnthropicAdapter(Adapter):
             self.emit.reasoning_note(signature=block.signature, redacted=block.data)
             self._apart_from_calls()
         else:
-            self._blocks[index] = _IGNORED
+            self._block(index, _IGNORED)
+
+    def _block(self, index: int, kind: int) -> None:
+        if self._blocks is None:
+            self._blocks = {}
+        self._blocks[index] = kind
 
     def _block_stop(self, index: int) -> None:
         # A thinking block ends here, or (mangled input) one still open ends before anything else.
         self.emit.reasoning_end()
-        call = self._calls.pop(index, None)
-        kind = self._blocks.pop(index, None)
+        call = None if self._calls is None else self._calls.pop(index, None)
+        kind = None if self._blocks is None else self._blocks.pop(index, None)
         if call is not None:
             self.emit.end(call)
         elif kind == _TEXT:
@@ -249,6 +261,8 @@ class AnthropicAdapter(Adapter):
         # message_start holds the input counts; message_delta's output_tokens
         # are cumulative, so the latest value wins.
         mine = self._usage
+        if mine is None:
+            mine = self._usage = _Usage()
         for field in (
             "input_tokens",
             "output_tokens",
@@ -262,7 +276,7 @@ class AnthropicAdapter(Adapter):
     def _finish(self) -> None:
         raw = self._usage
         usage = None
-        if raw.input_tokens is not None or raw.output_tokens is not None:
+        if raw is not None and (raw.input_tokens is not None or raw.output_tokens is not None):
             # Anthropic's input_tokens leave out cached tokens; the normalized
             # count is the whole prompt, as OpenAI's prompt_tokens is.
             prompt = None
