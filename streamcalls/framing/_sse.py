@@ -93,16 +93,23 @@ class SSEFramer:
                     self._lines.report_long(self.sink)
                 else:
                     self._dispatch()
-            elif line.startswith(b"data:"):
+            elif line[:5] == b"data:":
                 value = line[6:] if line[5:6] == b" " else line[5:]
-                self._add(value)
+                data = self._data
+                if data is None:
+                    self._data = [value]
+                else:
+                    data.append(value)
                 self._size += len(value)
                 if self._size > self._max_event:
                     self._overflow()
             elif line[0] == 58:  # ":" -- a comment
                 continue
-            elif line.startswith(b"event: "):  # the other common line, without _field's partition
-                self._event = _name(line[7:])
+            elif line[:7] == b"event: ":  # the other common line, without _field's partition
+                try:
+                    self._event = line[7:].decode()
+                except UnicodeDecodeError:
+                    self._event = line[7:].decode("utf-8", "replace")
             else:
                 self._field(line)
 
