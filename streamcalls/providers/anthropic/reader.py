@@ -126,14 +126,19 @@ class AnthropicAdapter(Adapter):
     view = _Event
     what = "Anthropic event"
 
-    __slots__ = ("_blocks", "_calls", "_input_tokens", "_stop_reason", "_usage")
+    __slots__ = ("_blocks", "_call", "_call_index", "_calls", "_stop_reason", "_usage")
 
     def __init__(self, emit: Any) -> None:
         super().__init__(emit)
-        # Made when first needed (a stream's first record holds no block yet):
-        self._calls: dict[int, Call] | None = None  # content block index -> call
-        self._blocks: dict[int, int] | None = None  # content block index -> _TEXT/_THINKING/_IGNORED
-        self._usage: _Usage | None = None  # the counts so far
+        # The open tool_use blocks' calls, by content block index: the last one started here
+        # (blocks come one after another), any other in _calls (mangled input).
+        self._call: Call | None = None
+        self._call_index = -1
+        self._calls: dict[int, Call] | None = None
+        # The other open blocks' kinds (_TEXT/_THINKING/_IGNORED), by index; None while there
+        # are none (a parser holding a call holds no dict for the text before it).
+        self._blocks: dict[int, int] | None = None
+        self._usage: _Usage | None = None  # the counts so far (made at the first)
         self._stop_reason: str | None = None
 
     def claims(self, view: _Event, name: str | None) -> bool:
@@ -159,8 +164,8 @@ class AnthropicAdapter(Adapter):
             if delta is None:
                 return
             if delta.type == "input_json_delta":  # (most deltas: read here, a method call less)
-                calls = self._calls
-                call = None if calls is None else calls.get(event.index)
+                index = event.index
+                call = self._call if index == self._call_index else self._other_call(index)
                 text = delta.partial_json
                 if call is not None and text:
                     if call.status == OPEN:  # feed_arguments' common case, inlined
@@ -209,8 +214,40 @@ class AnthropicAdapter(Adapter):
     def _apart_from_calls(self) -> None:
         """A thinking block that opened over a call whose block never stopped ends at once: a
         call's events never come inside a reasoning block."""
-        if self._calls:
+        if self._call is not None or self._calls:
             self.emit.reasoning_end()
+
+    # -- the open blocks, by index ------------------------------------------------
+
+    def _other_call(self, index: int) -> Call | None:
+        calls = self._calls
+        return None if calls is None else calls.get(index)
+
+    def _add_call(self, index: int, call: Call) -> None:
+        if index != self._call_index:
+            calls = self._calls
+            if self._call is not None:  # another call block is still open: it keeps its call
+                if calls is None:
+                    calls = self._calls = {}
+                calls[self._call_index] = self._call
+            if calls is not None:
+                calls.pop(index, None)  # (a call block started again at its index: replaced)
+                self._calls = calls or None
+        self._call = call
+        self._call_index = index
+
+    def _pop_call(self, index: int) -> Call | None:
+        if index == self._call_index:
+            call = self._call
+            self._call = None
+            self._call_index = -1
+            return call
+        calls = self._calls
+        if calls is None:
+            return None
+        call = calls.pop(index, None)
+        self._calls = calls or None
+        return call
 
     def _block_start(self, event: _Event) -> None:
         block = event.content_block
@@ -224,9 +261,7 @@ class AnthropicAdapter(Adapter):
             if call is not None:
                 if block.input:
                     call.initial = block.input
-                if self._calls is None:
-                    self._calls = {}
-                self._calls[index] = call
+                self._add_call(index, call)
         elif kind == "text":
             self._block(index, _TEXT)
             if block.text:
@@ -250,8 +285,12 @@ class AnthropicAdapter(Adapter):
     def _block_stop(self, index: int) -> None:
         # A thinking block ends here, or (mangled input) one still open ends before anything else.
         self.emit.reasoning_end()
-        call = None if self._calls is None else self._calls.pop(index, None)
-        kind = None if self._blocks is None else self._blocks.pop(index, None)
+        call = self._pop_call(index)
+        blocks = self._blocks
+        kind = None
+        if blocks is not None:
+            kind = blocks.pop(index, None)
+            self._blocks = blocks or None  # (an empty dict still holds its table)
         if call is not None:
             self.emit.end(call)
         elif kind == _TEXT:
