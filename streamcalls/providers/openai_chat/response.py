@@ -22,8 +22,6 @@ from .writer import DETAIL_TEXT, chat_usage, finish_word
 
 __all__ = ("chat_completion",)
 
-_REQUIRED = ("prompt_tokens", "completion_tokens", "total_tokens")
-
 
 def _details(part: ReasoningPart, index: int) -> dict[str, Any]:
     kind = (
@@ -98,9 +96,5 @@ def chat_completion(turn: Turn) -> dict[str, Any]:
         ],
     }
     if turn.usage is not None:
-        usage = chat_usage(turn.usage)
-        given, made, total = (usage.get(key) for key in _REQUIRED)
-        if total is not None and (given is None) != (made is None):  # the total tells the other
-            usage["prompt_tokens" if given is None else "completion_tokens"] = total - (given or made or 0)
-        body["usage"] = {key: usage.get(key, 0) for key in _REQUIRED} | usage
+        body["usage"] = chat_usage(turn.usage)
     return body

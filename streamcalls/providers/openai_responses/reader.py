@@ -75,6 +75,7 @@ class _Item(msgspec.Struct):
 
 class _InputDetails(msgspec.Struct):
     cached_tokens: int | None = None
+    cache_write_tokens: int | None = None
 
 
 class _OutputDetails(msgspec.Struct):
@@ -145,6 +146,7 @@ def _usage(raw: _Usage | None) -> Usage | None:
         total_tokens=raw.total_tokens,
         reasoning_tokens=reasoning.reasoning_tokens if reasoning else None,
         cache_read_tokens=cached.cached_tokens if cached else None,
+        cache_write_tokens=cached.cache_write_tokens if cached else None,
     )
 
 
