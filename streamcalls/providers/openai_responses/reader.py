@@ -204,6 +204,8 @@ class OpenAIResponsesAdapter(Adapter):
             emit.model(event.response.model)  # response.created names it, before any text
         if kind == "response.function_call_arguments.delta":
             if isinstance(event.delta, str) and event.delta:
+                if emit.reasoning_open:  # a call's events never come inside a reasoning block
+                    self._reasoning.end()
                 self._arguments_delta(event, event.delta)
         elif kind in _TEXT_EVENTS:
             if isinstance(event.delta, str) and event.delta:
@@ -212,8 +214,6 @@ class OpenAIResponsesAdapter(Adapter):
             kind = _REASONING_EVENTS[kind]
             index = event.summary_index if kind == "summary_text" else event.content_index
             self._reasoning.part(event.item_id, kind, index, event.delta)
-            if emit.calls.has_open:  # a call's events never come inside a reasoning block
-                self._reasoning.end()
         elif kind == "response.output_item.added":
             self._item_added(event)
         elif kind == "response.function_call_arguments.done":
