@@ -6,8 +6,10 @@ The shape of the openai SDK's ``ChatCompletion``: one choice whose
 reasoning -- in ``reasoning_content``, or for an OpenAI-compatible server's
 own turn in the fields it came in (``reasoning``, OpenRouter's
 ``reasoning_details`` with their signatures and encrypted data) -- then
-``finish_reason`` and ``usage``.  A message holds one text and a list of calls,
-so the order of text, reasoning and calls is not kept.
+``finish_reason`` (``"error"`` for a turn that ended in error, as some
+compatible servers say it: not one of the SDK's words) and ``usage``, with the
+three counts ``CompletionUsage`` requires.  A message holds one text and a
+list of calls, so the order of text, reasoning and calls is not kept.
 """
 
 from __future__ import annotations
