@@ -5,6 +5,7 @@
   OpenAI Chat's :func:`..openai_chat.complete.read_chat`);
 - :mod:`.encoding`: calls, results and a turn (its tools are OpenAI Chat's);
 - :mod:`.errors`: its error responses;
+- :mod:`.writer`: the ``"cohere"`` target of the stream writer (registered on import);
 - :mod:`.request_rules`, :mod:`.history_rules`: what the API refuses in a
   request.
 
@@ -20,6 +21,7 @@ from . import complete, encoding, errors
 from .history_rules import cohere_turn
 from .reader import CohereAdapter
 from .request_rules import cohere_request
+from .writer import CohereTarget as CohereTarget  # registers the "cohere" target
 
 __all__ = ("PROVIDER",)
 

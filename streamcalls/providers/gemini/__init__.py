@@ -5,6 +5,7 @@
 - :mod:`.complete`: the complete ``GenerateContentResponse``;
 - :mod:`.encoding`: tools, calls, results and a turn (thought signatures kept);
 - :mod:`.errors`: its error responses (``google.rpc.Status``);
+- :mod:`.writer`: the ``"gemini"`` target of the stream writer (registered on import);
 - :mod:`.request_rules`, :mod:`.history_rules`, :mod:`.signature_rules`:
   what the API refuses in a request.
 
@@ -19,6 +20,7 @@ from .history_rules import gemini_turn
 from .reader import GeminiAdapter
 from .request_rules import gemini_request
 from .signature_rules import check_signatures
+from .writer import GeminiTarget as GeminiTarget  # registers the "gemini" target
 
 __all__ = ("PROVIDER",)
 

@@ -5,6 +5,7 @@
   OpenAI Chat's :func:`..openai_chat.complete.read_chat`);
 - :mod:`.encoding`: calls, results and a turn (its tools are OpenAI Chat's);
 - :mod:`.errors`: its error responses;
+- :mod:`.writer`: the ``"ollama"`` target of the stream writer (registered on import);
 - :mod:`.request_rules`, :mod:`.history_rules`: what Go's JSON decoder
   refuses in a request.
 
@@ -20,6 +21,7 @@ from . import complete, encoding, errors
 from .history_rules import ollama_turn
 from .reader import OllamaAdapter
 from .request_rules import ollama_request
+from .writer import OllamaTarget as OllamaTarget  # registers the "ollama" target
 
 __all__ = ("PROVIDER",)
 
