@@ -19,13 +19,16 @@ stream's, or a generated one).  What each event writes:
   part; another provider's signatures, redacted and encrypted reasoning are
   not written;
 - a provider error: an ``{"error": {"code", "message", "status"}}`` chunk
-  (``google.rpc.Status``: the HTTP status, the message, the error's code);
+  (``google.rpc.Status``: the HTTP status, the message, the error's code),
+  which ends Gemini's stream (its SDK raises on it): nothing after the first
+  one is written but the finish's counts;
 - the finish: a chunk whose candidate has the ``finishReason`` (Gemini's own
   word when the stream was Gemini's, else the reason's: ``STOP``,
   ``MAX_TOKENS``, ``SAFETY``, ``OTHER`` for an error) and the
   ``usageMetadata``; a prompt Gemini blocked is a ``promptFeedback``
-  ``blockReason`` instead.  A stream that ended on a provider error with no
-  finish word nor counts ends with its error chunk, as Gemini's does.
+  ``blockReason`` instead.  After an error chunk the finish is written only
+  to carry the counts (or Gemini's own word), with a word that reads as an
+  error; with neither, the stream ends with its error chunk, as Gemini's does.
 
 A failed call is not written (Gemini has no place for a call without an
 arguments object); one Gemini failed itself, with ``MALFORMED_FUNCTION_CALL``
@@ -135,8 +138,20 @@ class GeminiTarget(Target):
 
     name = "gemini"
     response_id_prefix = ""  # Gemini's ids are bare: 24 hex digits when none was named
+    cannot_carry = frozenset(
+        {
+            "argument_deltas",  # calls are written whole, at their completion ...
+            "argument_text",  # ... their arguments re-encoded from the decoded object
+            "failed_calls",
+            "reasoning_blocks",  # a run of thought parts is one block, up to a signed one
+            "usage.reasoning_tokens",  # thoughts counted apart: not more of them than of the output
+            "usage.cache_write_tokens",
+            "error_codes",  # an error with no code gets Google's name for its status
+            "after_error",  # an error chunk ends Gemini's stream
+        }
+    )
 
-    __slots__ = ("_bad_call", "_errors", "_head", "_own", "_tail", "_too_many", "_wrote")
+    __slots__ = ("_bad_call", "_ended", "_head", "_own", "_tail", "_too_many", "_wrote")
 
     def __init__(self, stream: Stream) -> None:
         super().__init__(stream)
@@ -144,7 +159,7 @@ class GeminiTarget(Target):
         self._tail = b""  # what closes a one-part chunk
         self._own = False  # the stream is Gemini's: its signatures go back
         self._wrote = False  # a chunk went out
-        self._errors = 0  # error chunks written
+        self._ended = False  # an error chunk went out: the stream ended there
         self._bad_call: str | None = None  # the error of a call Gemini failed itself, for its finish
         self._too_many: ProviderError | None = None  # Gemini's TOO_MANY_TOOL_CALLS, for its finish
 
@@ -174,6 +189,8 @@ class GeminiTarget(Target):
     # -- text and reasoning ----------------------------------------------------------------------------
 
     def text(self, block: Block, text: str) -> bytes:
+        if self._ended:
+            return b""
         self._wrote = True
         return _TEXT + json(text) + b"}" + self._tail
 
@@ -181,7 +198,7 @@ class GeminiTarget(Target):
         return b"" if signature is None else self.text_signature(signature)
 
     def text_signature(self, signature: str) -> bytes:
-        if not self._own:
+        if not self._own or self._ended:
             return b""
         return self._part({"text": "", "thoughtSignature": signature})
 
@@ -189,11 +206,13 @@ class GeminiTarget(Target):
         return b""
 
     def reasoning(self, block: Block, text: str) -> bytes:
+        if self._ended:
+            return b""
         self._wrote = True
         return _TEXT + json(text) + b',"thought":true}' + self._tail
 
     def reasoning_end(self, block: Block, completed: ReasoningCompleted) -> bytes:
-        if completed.signature is None or not self._own:
+        if completed.signature is None or not self._own or self._ended:
             return b""
         return self._part({"thought": True, "thoughtSignature": completed.signature})
 
@@ -206,8 +225,10 @@ class GeminiTarget(Target):
         return b""  # Gemini sends a call whole: it is written at its completion
 
     def call_end(self, call: Call, completed: ToolCall) -> bytes:
+        if self._ended:
+            return b""
         part: dict[str, Any] = {
-            "functionCall": {"id": completed.id or call.id, "name": call.name, "args": completed.arguments}
+            "functionCall": {"id": call.id, "name": completed.name or call.name, "args": completed.arguments}
         }
         if completed.thought_signature is not None:  # Gemini's, whichever wire brought it
             part["thoughtSignature"] = completed.thought_signature
@@ -221,6 +242,8 @@ class GeminiTarget(Target):
     # -- errors and the end ----------------------------------------------------------------------------
 
     def error(self, error: ProviderError) -> bytes:
+        if self._ended:
+            return b""
         if self._own and error.code == _TOO_MANY and self._too_many is None:
             self._too_many = error  # Gemini's finish word says it (the reader makes the error from it)
             return b""
@@ -231,7 +254,7 @@ class GeminiTarget(Target):
         if not self._wrote and self.stream.provider is not None:
             # An error as the first chunk reads as an error body, with no stream begun before it.
             out = self._chunk({"candidates": [{"content": {"parts": [], "role": "model"}, "index": 0}]})
-        self._errors += 1
+        self._ended = True
         return out + self._chunk({"error": error_status(error)})
 
     def finish(self, finished: StreamFinished) -> bytes:
@@ -240,11 +263,14 @@ class GeminiTarget(Target):
         if held is not None and word != _TOO_MANY:
             self._too_many = None
             return self._error(held) + self.finish(finished)  # the finish does not say it: as it came
-        own_word = finished.provider_reason if self._own else None
-        if finished.reason == "error" and self._errors and own_word is None and finished.usage is None:
-            return b""  # the error chunk ended it: Gemini writes no finish after one
+        if self._ended:  # the error chunk ended it: a finish only for the counts, or Gemini's own word
+            own_word = finished.provider_reason if self._own else None
+            if own_word is None and finished.usage is None:
+                return b""
+            if _WORDS.get(word) != "error":
+                word = "OTHER"
         record: dict[str, Any]
-        if finished.reason == "content_filter" and _WORDS.get(word) != "content_filter":
+        if not self._ended and finished.reason == "content_filter" and _WORDS.get(word) != "content_filter":
             record = {"promptFeedback": {"blockReason": word}}  # a blocked prompt: no candidate
         else:
             candidate: dict[str, Any] = {"finishReason": word, "index": 0}

@@ -11,13 +11,18 @@ RFC 3339 in UTC) and ``done``.  What each event writes:
 - a call, at its completion (Ollama sends calls whole): a line whose message
   has ``tool_calls: [{"id", "function": {"index", "name", "arguments"}}]``,
   the arguments an object; argument fragments write nothing;
-- a provider error: a line ``{"error": "..."}``;
+- a provider error: a line ``{"error": "..."}``, after a first line with an
+  empty message if it would be the first (a body that begins with an error
+  is an error body, whose next lines are not read); it ends Ollama's stream
+  (its client raises on it): nothing after the first one is written but the
+  finish's counts;
 - the finish: the ``done: true`` line, with ``done_reason`` (Ollama's own word
   when the stream was Ollama's, else ``"length"`` for a cut-off and ``"stop"``
   for the rest) and the counts (``prompt_eval_count``, ``eval_count``) beside
-  the durations.  A stream that ended in error with no finish word nor counts
-  has no ``done`` line: Ollama ends a stream that way, and the reader says
-  ``"error"`` for it.
+  the durations.  A stream that ended in error with no counts has no
+  ``done`` line: Ollama ends a stream that way, and the reader says
+  ``"error"`` for it (a line with an empty message carries the model, if
+  nothing else did).
 
 A failed call is not written (Ollama has no place for a call without an
 arguments object).
@@ -77,15 +82,34 @@ class OllamaTarget(Target):
     name = "ollama"
     media_type = "application/x-ndjson"
     headers = MappingProxyType({"content-type": "application/x-ndjson"})
+    cannot_carry = frozenset(
+        {
+            "argument_deltas",  # calls are written whole, at their completion ...
+            "argument_text",  # ... their arguments an object, re-encoded
+            "failed_calls",
+            "reasoning_blocks",  # thinking is one field: adjacent blocks read back as one
+            "finish.content_filter",  # done_reason "stop"
+            "usage.total_tokens",  # only the two counts: the reader adds them up
+            "usage.reasoning_tokens",
+            "usage.cache_read_tokens",
+            "usage.cache_write_tokens",
+            "cut_usage",  # an error with no provider error: no done line, so no counts
+            "error_codes",  # {"error": "..."} holds the message only
+            "after_error",  # an error line ends Ollama's stream
+            "response_id",
+        }
+    )
+    response_cannot_carry = frozenset({"part_order"})  # one content, one thinking, the calls
 
-    __slots__ = ("_errors", "_head", "_text", "_thinking")
+    __slots__ = ("_ended", "_head", "_text", "_thinking", "_wrote")
 
     def __init__(self, stream: Stream) -> None:
         super().__init__(stream)
         self._head = b""  # {"model":...,"created_at":...,
         self._text = b""  # the head of a content line, up to its text
         self._thinking = b""  # the head of a thinking line, up to its text
-        self._errors = 0
+        self._ended = False  # an error line went out: the stream ended there
+        self._wrote = False  # a line with the model went out
 
     def start(self) -> bytes:
         self._head = json({"model": self.stream.model or "", "created_at": rfc3339_now()})[:-1] + b","
@@ -94,12 +118,25 @@ class OllamaTarget(Target):
         return b""
 
     def _line(self, record: dict[str, Any]) -> bytes:
+        self._wrote = True
         return self._head + json(record)[1:] + b"\n"
 
+    def _first_line(self) -> bytes:
+        """A line with an empty message, if none went out: the model, and the start of a stream."""
+        if self._wrote:
+            return b""
+        return self._line({"message": {"role": "assistant", "content": ""}, "done": False})
+
     def text(self, block: Block, text: str) -> bytes:
+        if self._ended:
+            return b""
+        self._wrote = True
         return self._text + json(text) + b'},"done":false}\n'
 
     def reasoning(self, block: Block, text: str) -> bytes:
+        if self._ended:
+            return b""
+        self._wrote = True
         return self._thinking + json(text) + b'},"done":false}\n'
 
     def call_start(self, call: Call) -> bytes:
@@ -109,11 +146,17 @@ class OllamaTarget(Target):
         return b""  # Ollama sends a call whole: it is written at its completion
 
     def call_end(self, call: Call, completed: ToolCall) -> bytes:
-        function = {"index": call.index, "name": call.name, "arguments": completed.arguments}
+        if self._ended:
+            return b""
+        function = {
+            "index": call.index,
+            "name": completed.name or call.name,
+            "arguments": completed.arguments,
+        }
         message = {
             "role": "assistant",
             "content": "",
-            "tool_calls": [{"id": completed.id or call.id, "function": function}],
+            "tool_calls": [{"id": call.id, "function": function}],
         }
         return self._line({"message": message, "done": False})
 
@@ -121,17 +164,22 @@ class OllamaTarget(Target):
         return b""
 
     def error(self, error: ProviderError) -> bytes:
-        self._errors += 1
-        return json({"error": error.message}) + b"\n"
+        if self._ended:
+            return b""
+        self._ended = True
+        return self._first_line() + json({"error": error.message}) + b"\n"
 
     def finish(self, finished: StreamFinished) -> bytes:
-        if finished.reason == "error":
-            provider_word = finished.provider_reason if self.stream.provider == "ollama" else None
-            if not self._errors or (provider_word is None and finished.usage is None):
+        ended = self._ended
+        if finished.reason == "error" or ended:
+            if not ended or finished.usage is None:
                 # Cut off, or ended by its error line: no done line, as Ollama's stream (the reader
                 # says "error" for a stream without one; a done line after no error would say "stop").
-                return b""
-        reason = done_reason(finished.reason, self.stream.provider, finished.provider_reason)
+                return self._first_line() if self.stream.model else b""
+        # (After an error line, "stop" reads as "error": the done line only carries the counts.)
+        reason = (
+            "stop" if ended else done_reason(finished.reason, self.stream.provider, finished.provider_reason)
+        )
         message = {"role": "assistant", "content": ""}
         record = {"message": message, "done": True, "done_reason": reason, **done_fields(finished.usage)}
         return self._line(record)
