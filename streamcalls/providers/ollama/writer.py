@@ -42,11 +42,21 @@ from ..._events import (
     Usage,
 )
 from ...writing import Block, Call, Stream, Target, register
-from ...writing._sse import json
+from ...writing._sse import json as _json
 
 __all__ = ("OllamaTarget", "done_fields", "done_reason", "rfc3339_now")
 
 _DONE_WORDS = frozenset({"stop", "length", "load", "unload"})
+
+
+def json(value: Any) -> bytes:
+    """A value as JSON, as Go's encoder writes it for Ollama: U+2028 and U+2029 escaped.  (Legal raw in
+    JSON, but line readers that split like ``str.splitlines`` -- httpx's ``iter_lines``, which
+    Ollama's Python client reads with -- would cut a line there.)"""
+    out = _json(value)
+    if b"\xe2\x80" in out:
+        out = out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+    return out
 
 
 def rfc3339_now() -> str:
