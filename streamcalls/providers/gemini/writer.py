@@ -144,7 +144,8 @@ class GeminiTarget(Target):
             "argument_text",  # ... their arguments re-encoded from the decoded object
             "failed_calls",
             "reasoning_blocks",  # a run of thought parts is one block, up to a signed one
-            "usage.reasoning_tokens",  # thoughts counted apart: not more of them than of the output
+            "usage.reasoning_tokens",  # thoughts are part of the output: more of them (counted apart, as
+            # by Gemini's OpenAI-compatible endpoint) cannot be written
             "usage.cache_write_tokens",
             "error_codes",  # an error with no code gets Google's name for its status
             "after_error",  # an error chunk ends Gemini's stream
