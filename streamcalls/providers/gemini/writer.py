@@ -143,6 +143,7 @@ class GeminiTarget(Target):
             "argument_deltas",  # calls are written whole, at their completion ...
             "argument_text",  # ... their arguments re-encoded from the decoded object
             "failed_calls",
+            "finish.tool_calls",  # STOP: the calls say tool_calls
             "reasoning_blocks",  # a run of thought parts is one block, up to a signed one
             "usage.reasoning_tokens",  # thoughts are part of the output: more of them (counted apart, as
             # by Gemini's OpenAI-compatible endpoint) cannot be written

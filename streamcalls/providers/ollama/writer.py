@@ -97,6 +97,7 @@ class OllamaTarget(Target):
             "argument_deltas",  # calls are written whole, at their completion ...
             "argument_text",  # ... their arguments an object, re-encoded
             "failed_calls",
+            "finish.tool_calls",  # done_reason "stop": the calls say tool_calls
             "reasoning_blocks",  # thinking is one field: adjacent blocks read back as one
             "finish.content_filter",  # done_reason "stop"
             "usage.total_tokens",  # only the two counts: the reader adds them up
