@@ -167,7 +167,7 @@ class TextChannel:
         pos = 0
         end = len(text)
         fresh = -1  # where a region that ends a line (reasoning) ended: a line starts there
-        found = self._search.new_text(text)  # what the search keeps about this text
+        found = None  # what the search keeps about this text, once it searches it
         while pos < end:
             detector = self._active
             if detector is not None:
@@ -178,6 +178,8 @@ class TextChannel:
                 if detector.ends_line:
                     fresh = pos
                 continue
+            if found is None:
+                found = self._search.new_text(text)
             first = self._find(text, pos, _Where.LINE if pos == fresh else where, found, fresh=pos == fresh)
             if first is None:
                 if pos == fresh and self._hold_line(text, pos):
