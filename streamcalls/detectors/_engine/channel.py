@@ -198,7 +198,7 @@ class TextChannel:
                 self._text(text[pos:start])
                 pos = stop
                 continue
-            if trigger.tier != _Tier.MARKUP and self._holds[where].match(text, start):
+            if trigger.tier != _Tier.MARKUP and self._holds[where].at(text, start):
                 # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait
                 # (whether or not the bare-JSON trigger itself could count).
                 self._text(text[pos:start])
@@ -277,7 +277,7 @@ class TextChannel:
         """A line starts at ``pos`` (after reasoning): hold the rest if it may still grow into a
         trigger there (the start of a code fence's opening line)."""
         rest = text[pos:]
-        if len(rest) > HOLD_WINDOW or self._holds[_Where.LINE].match(rest) is None:
+        if len(rest) > HOLD_WINDOW or not self._holds[_Where.LINE].at(rest, 0):
             return False
         self._pending = rest
         self._line_start = True
@@ -285,8 +285,9 @@ class TextChannel:
 
     def _release_up_to_hold(self, text: str, pos: int, line_start: bool, where: Where) -> None:
         end = len(text)
-        held = self._holds[where].search(text, max(pos, end - HOLD_WINDOW))
-        cut = held.start() if held is not None else end
+        cut = self._holds[where].first(text, max(pos, end - HOLD_WINDOW))
+        if cut < 0:
+            cut = end
         self._text(text[pos:cut])
         if cut < end:
             self._hold(text, cut, line_start)

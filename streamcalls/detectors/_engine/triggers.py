@@ -62,7 +62,7 @@ from typing import Any, NamedTuple
 
 from .detector import Detector, Hold, Trigger
 
-__all__ = ("HOLD_WINDOW", "SHORT", "Found", "Patterns", "TriggerSearch", "Where", "patterns")
+__all__ = ("HOLD_WINDOW", "SHORT", "Found", "Holds", "Patterns", "TriggerSearch", "Where", "patterns")
 
 _LINE_START = r"(?:\A|(?<=\n))"
 _MID_LINE = r"(?<=\n)"
@@ -81,7 +81,8 @@ class Where(IntEnum):
 HOLD_WINDOW = 96  # no held prefix is longer than this
 
 SHORT = 1024  # up to this many characters, one search holding every trigger
-MISSES = 64  # occurrences of a first character that are no trigger, before the engine takes over
+MISSES = 64  # occurrences of a first character that are no trigger, before the engine may take over
+GAP = 256  # ... if they came at most this many characters apart, on average
 
 Found = tuple[int, int, int]  # a trigger found: (start, stop, trigger number)
 NONE: Found = (-1, -1, -1)  # a scan with no match left in the text
@@ -102,6 +103,11 @@ class _Scan(NamedTuple):
     literal: str  # its one trigger, if that is a plain string: found by str.find
     lead: str  # the first character its triggers share (not for line triggers)
     rest: re.Pattern[str]  # its triggers after the first character, anchored
+    # What an occurrence of ``lead`` must stand between to be worth matching ``rest`` against:
+    # one of ``nexts`` after it (None: any character), or one of ``prevs`` before it (a token found
+    # by a later character of it, or a line trigger that joined this scan, behind its line end).
+    nexts: frozenset[str] | None
+    prevs: frozenset[str]
 
 
 def _distinct(triggers: Sequence[Trigger]) -> list[tuple[int, Trigger]]:
@@ -203,9 +209,10 @@ class _Identified:
 
 def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
     line, by_lead = _searched(triggers)
-    # A line trigger whose first character another scan looks for anyway with the regex engine
-    # (``<think>`` beside the ``<`` markers) joins that scan, behind a line end, instead of costing
-    # the line scan; not one that str.find looks for alone (``[TOOL_CALLS]``), which it would slow.
+    # A line trigger whose first character another scan looks for anyway, occurrence by occurrence
+    # (``<think>`` beside the ``<`` markers, a bare ``[`` beside ``[TOOL_CALLS]``), joins that scan,
+    # behind a line end, instead of costing the line scan; not one that str.find looks for alone
+    # (``[TOOL_CALLS]``), which it would slow.
     joined = {lead: list(members) for lead, members in by_lead.items()}
     engine = {lead for lead, members in by_lead.items() if len(members) > 1 or not _literal(members[0][1])}
     for number, trigger in line:
@@ -216,7 +223,7 @@ def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
     if line:
         source = "\\n" + _alternatives([t.pattern for _, t in line], "".join(t.lead for _, t in line))
         own = tuple((number, re.compile(t.pattern)) for number, t in line)
-        scans.append(_Scan(re.compile(source), True, own, "", "", _NEVER))
+        scans.append(_Scan(re.compile(source), True, own, "", "", _NEVER, None, frozenset()))
     for lead, members in joined.items():
         members.sort(key=lambda member: member[0])
         after_line = f"(?<=\\n{re.escape(lead)})"
@@ -230,8 +237,43 @@ def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
             for number, t in members
         )
         literal = _literal(members[0][1]) if len(members) == 1 and not members[0][1].line_start else ""
-        scans.append(_Scan(re.compile(re.escape(lead) + rests), False, own, literal, lead, re.compile(rests)))
+        nexts, prevs = _neighbours([t for _, t in members])
+        scans.append(
+            _Scan(
+                re.compile(re.escape(lead) + rests), False, own, literal, lead, re.compile(rests), nexts, prevs
+            )
+        )
     return tuple(scans)
+
+
+def _neighbours(members: Sequence[Trigger]) -> tuple[frozenset[str] | None, frozenset[str]]:
+    """What an occurrence of the members' first character stands between where one of them may
+    begin: one of the characters that may follow it (None: any), or one of those before it."""
+    nexts: set[str] | None = set()
+    prevs = set()
+    for trigger in members:
+        rest = _after_lead(trigger)
+        if rest:
+            if nexts is not None:
+                nexts.add(rest[0])
+        elif trigger.line_start:
+            prevs.add("\n")  # a line trigger that joined the scan: its line end
+        elif trigger.behind:
+            prevs.add(trigger.behind[-1])  # a token found by its last character ("functools[")
+        else:
+            nexts = None
+    return (None if nexts is None else frozenset(nexts)), frozenset(prevs)
+
+
+def _after_lead(trigger: Trigger) -> str:
+    """The plain string a trigger's match goes on with after its lead, or "" if that is not one."""
+    rest = trigger.rest
+    if trigger.behind:  # its pattern looks behind for what it begins with
+        behind = f"(?<={re.escape(trigger.behind + trigger.lead)})"
+        if not rest.startswith(behind):
+            return ""
+        rest = rest[len(behind) :]
+    return _unescaped(rest) or ""
 
 
 def _combined(triggers: Sequence[Trigger]) -> re.Pattern[str]:
@@ -299,21 +341,65 @@ def _next(scan: _Scan, text: str, pos: int) -> Found:
         at = text.find(scan.literal, pos)
         return (at, at + len(scan.literal), scan.triggers[0][0]) if at >= 0 else NONE
     if scan.lead:
-        find, lead, rest = text.find, scan.lead, scan.rest
-        at = find(lead, pos)
-        for _ in range(MISSES):
-            if at < 0:
-                return NONE
-            if rest.match(text, at + 1) is not None:
-                return _which(scan, text, at)
-            at = find(lead, at + 1)
-        if at < 0:
-            return NONE
-        pos = at  # a text full of this character: the engine scans the rest faster
+        at = _occurrence(scan, text, pos)
+        if at < -1:  # a text dense with this character: the engine scans the rest faster
+            pos = -2 - at
+        else:
+            return _which(scan, text, at) if at >= 0 else NONE
     match = scan.pattern.search(text, pos)
     if match is None:
         return NONE
     return _which(scan, text, match.start() + 1 if scan.line else match.start())
+
+
+def _occurrence(scan: _Scan, text: str, pos: int) -> int:
+    """Where the first occurrence of ``scan``'s first character at or after ``pos`` that begins one
+    of its triggers is, or -1; or, once :data:`MISSES` occurrences that were none came less than
+    :data:`GAP` characters apart on average, ``-2 - where`` the next one is.
+
+    Only where a trigger may begin (one of ``nexts`` after the occurrence, or one of ``prevs``
+    before it) is the regex tried.  Most occurrences are prose, and each test costs about as much
+    as the ``str.find`` that found the occurrence, so each loop below makes only the tests its
+    triggers need.
+    """
+    find, lead, rest, nexts, prevs = text.find, scan.lead, scan.rest, scan.nexts, scan.prevs
+    last = len(text) - 1
+    at = begin = find(lead, pos)
+    limit = MISSES
+    misses = 0
+    if nexts is None:
+        while at >= 0:
+            if misses == limit:
+                if at - begin <= misses * GAP:
+                    return -2 - at
+                limit += MISSES
+            if rest.match(text, at + 1) is not None:
+                return at
+            misses += 1
+            at = find(lead, at + 1)
+    elif not prevs:
+        while at >= 0:
+            if misses == limit:
+                if at - begin <= misses * GAP:
+                    return -2 - at
+                limit += MISSES
+            if at < last and text[at + 1] in nexts and rest.match(text, at + 1) is not None:
+                return at
+            misses += 1
+            at = find(lead, at + 1)
+    else:
+        while at >= 0:
+            if misses == limit:
+                if at - begin <= misses * GAP:
+                    return -2 - at
+                limit += MISSES
+            if ((at < last and text[at + 1] in nexts) or (at and text[at - 1] in prevs)) and rest.match(
+                text, at + 1
+            ) is not None:
+                return at
+            misses += 1
+            at = find(lead, at + 1)
+    return -1
 
 
 def _which(scan: _Scan, text: str, start: int) -> Found:
@@ -340,14 +426,47 @@ def _starts(triggers: Sequence[Trigger], where: Where) -> _Identified:
     )
 
 
-def _hold_pattern(holds: Sequence[Hold], where: Where) -> re.Pattern[str]:
-    line_start = _MID_LINE if where == Where.MID else _LINE_START
-    alternatives = [
-        (_TEXT_START if hold.text_start else line_start if hold.line_start else "") + f"(?:{hold.pattern})"
-        for hold in holds
-        if where == Where.FIRST or not hold.text_start
-    ]
-    return re.compile("(?:" + "|".join(alternatives) + ")\\Z") if alternatives else _NEVER
+class Holds:
+    """What a text may end with while a trigger could still follow (for one :class:`Where`).
+
+    A hold begins with one of a few characters (:attr:`.detector.Hold.first`): the text's last
+    :data:`HOLD_WINDOW` characters are searched for those, and only there are the holds of that
+    character tried -- not every hold at every place, which costs more than the rest of a 64 KiB
+    read's search with every format on.
+    """
+
+    __slots__ = ("_by_first", "_firsts")
+
+    def __init__(self, holds: Sequence[Hold], where: Where) -> None:
+        line_start = _MID_LINE if where == Where.MID else _LINE_START
+        by_first: dict[str, list[str]] = {}
+        for hold in holds:
+            if hold.text_start and where != Where.FIRST:
+                continue
+            anchor = _TEXT_START if hold.text_start else line_start if hold.line_start else ""
+            for char in dict.fromkeys(hold.first):
+                by_first.setdefault(char, []).append(f"{anchor}(?:{hold.pattern})")
+        self._by_first = {
+            char: re.compile("(?:" + "|".join(dict.fromkeys(sources)) + ")\\Z")
+            for char, sources in by_first.items()
+        }
+        self._firsts = re.compile("[" + re.escape("".join(sorted(by_first))) + "]") if by_first else _NEVER
+
+    def at(self, text: str, pos: int) -> bool:
+        """Is ``text[pos:]`` a hold (a trigger's beginning that the text's end cut short)?"""
+        pattern = self._by_first.get(text[pos : pos + 1])
+        return pattern is not None and pattern.match(text, pos) is not None
+
+    def first(self, text: str, pos: int) -> int:
+        """Where the first hold at or after ``pos`` begins (it runs to the text's end), or -1."""
+        search = self._firsts.search
+        found = search(text, pos)
+        while found is not None:
+            at = found.start()
+            if self._by_first[text[at]].match(text, at) is not None:
+                return at
+            found = search(text, at + 1)
+        return -1
 
 
 class Patterns(NamedTuple):
@@ -358,7 +477,7 @@ class Patterns(NamedTuple):
     # Each indexed by where the text begins (Where): the triggers that may begin
     # right there, and what the text may end with while one could still follow.
     starts: tuple[_Identified, ...]
-    holds: tuple[re.Pattern[str], ...]
+    holds: tuple[Holds, ...]
     quiet: re.Pattern[str]  # any character a trigger, a held token or a line can begin with
     # The first character a trigger (anywhere) or a line can begin with (its group 1), or else the
     # start of a token held at the text's end that no such character begins (a word found by a
@@ -399,7 +518,7 @@ def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
         owners,
         TriggerSearch(triggers),
         tuple(_starts(triggers, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
-        tuple(_hold_pattern(holds, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
+        tuple(Holds(holds, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
         re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
         re.compile(lead_or_word),
         frozenset({t.lead for t in triggers if t.line_start or t.text_start})
