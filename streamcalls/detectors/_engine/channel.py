@@ -28,64 +28,81 @@ policy reads no bare JSON (:mod:`streamcalls._policy`), the parser leaves the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import functools
+from collections.abc import Iterable, Mapping
 
 from ..._calls import CallAssembler
+from ..._errors import UsageError
 from ..._events import Event, TextDelta
 from .detector import Detector, Tier, Trigger
 from .machine import Status, fast
+from .markup import Markup
+from .shared import share
+from .tools import ToolTypes
 from .triggers import HOLD_WINDOW, Found, Where, patterns
 
 __all__ = ("TextChannel",)
 
 
 class TextChannel:
+    """The text of one stream (or one text block) and the detectors that search it.
+
+    Built by :func:`streamcalls.detectors.build_channel`.  A parser holds one for as long as its
+    stream is open, and most hold no markup at all, so a channel keeps little of its own: what it
+    searches with is shared by every channel of the same detectors (:func:`.triggers.patterns`),
+    and its markup record (:class:`.markup.Markup`, one for all its detectors, as only one reads
+    at a time) and the list of a candidate's text are made when they are first needed.
+    """
+
     __slots__ = (
         "_active",
         "_bare",
-        "_build",
         "_calls",
         "_candidate",
         "_candidate_size",
         "_detectors",
         "_fallback",
-        "_holds",
         "_lead_or_word",
         "_line_first",
         "_line_start",
-        "_max_candidate",
+        "_markup",
         "_names",
         "_out",
-        "_owners",
+        "_patterns",
         "_pending",
         "_quiet",
-        "_search",
-        "_starts",
+        "_registry",
         "_text_start",
+        "_tools",
+        "_types",
     )
 
     def __init__(
         self,
         out: list[Event],
-        build: Callable[[Iterable[str]], list[Detector]],
+        calls: CallAssembler,
         names: Iterable[str],
         *,
+        registry: Mapping[str, type[Detector]],
+        tools: frozenset[str] | None,
+        types: ToolTypes,
         fallback: bool,
-        max_candidate: int,
     ) -> None:
         self._out = out
+        self._calls = calls
+        self._registry = registry  # the detectors by name (streamcalls.detectors.DETECTORS)
+        self._tools = tools  # the names tools= gave, or None
+        self._types = types
         self._fallback = fallback
         self._bare = True  # do bare-JSON triggers count?
-        self._max_candidate = max_candidate
-        self._build = build  # detectors by name (see streamcalls.detectors.build_channel)
         self._names: tuple[str, ...] = ()
-        self._detectors: list[Detector] = []
-        self._calls: CallAssembler | None = None
+        self._detectors: tuple[Detector, ...] = ()
+        self._markup: Markup | None = None
         self._pending = ""  # held text: a possible trigger, or what the active detector left
         self._line_start = True  # is the next text's first character at a line start?
         self._text_start = True  # ... the very first character of the text?
         self._active: Detector | None = None
-        self._candidate: list[str] = []  # an uncommitted detector's text, to give back
+        self._candidate: list[str] | None = None  # an uncommitted detector's text, to give back
         self._candidate_size = 0
         self.add(names)
 
@@ -107,17 +124,11 @@ class TextChannel:
         new = tuple(name for name in dict.fromkeys(names) if name not in self._names)
         if not new and self._names:
             return
-        self._names += new
+        self._names = _interned(self._names + new)
         built = self._build(new)
-        self._detectors += built
-        everyone = self._detectors
-        if self._calls is None and everyone:
-            self._calls = everyone[0].calls
-        found = patterns(tuple(type(detector) for detector in everyone))
-        self._owners = [(trigger, everyone[number]) for trigger, number in found.owners]
-        self._search = found.search
-        self._starts = found.starts
-        self._holds = found.holds
+        self._detectors += tuple(built)
+        found = patterns(tuple(type(detector) for detector in self._detectors))
+        self._patterns = found
         self._quiet = found.quiet
         self._lead_or_word = found.lead_or_word
         self._line_first = found.line_first
@@ -126,6 +137,17 @@ class TextChannel:
         opening = next((detector for detector in built if detector.opens_text), None)
         if opening is not None and self._text_start and self._active is None and not self._pending:
             self._begin(opening, "")
+
+    def _build(self, names: Iterable[str]) -> list[Detector]:
+        """The detectors of these names, those of one opener standing as one (see .shared)."""
+        detectors: list[Detector] = []
+        for name in names:
+            cls = self._registry.get(name)
+            if cls is None:
+                known = ", ".join(repr(n) for n in self._registry)
+                raise UsageError(f"unknown detector {name!r}; expected some of {known}")
+            detectors.append(cls(self._calls, self._tools, self._out, self._types))
+        return share(detectors)
 
     def read_bare_json(self, on: bool) -> None:
         """Whether bare-JSON triggers (a bare ``{`` at a line's start, the ``RAW`` tier) count.
@@ -179,7 +201,7 @@ class TextChannel:
                     fresh = pos
                 continue
             if found is None:
-                found = self._search.new_text(text)
+                found = self._patterns.search.new_text(text)
             first = self._find(text, pos, _Where.LINE if pos == fresh else where, found, fresh=pos == fresh)
             if first is None:
                 if pos == fresh and self._hold_line(text, pos):
@@ -187,7 +209,8 @@ class TextChannel:
                 self._release_up_to_hold(text, pos, line_start, where)
                 return
             start, stop, number = first
-            trigger, detector = self._owners[number]
+            trigger, owner = self._patterns.owners[number]
+            detector = self._detectors[owner]
             if trigger.behind:  # found by a later character: the token begins before it
                 if start - len(trigger.behind) < pos:  # in what a region consumed: not a token
                     self._text(text[pos : start + 1])
@@ -198,7 +221,7 @@ class TextChannel:
                 self._text(text[pos:start])
                 pos = stop
                 continue
-            if trigger.tier != _Tier.MARKUP and self._holds[where].at(text, start):
+            if trigger.tier != _Tier.MARKUP and self._patterns.holds[where].at(text, start):
                 # "[TOOL_" at the very end may yet be "[TOOL_CALLS]": explicit markup wins, so wait
                 # (whether or not the bare-JSON trigger itself could count).
                 self._text(text[pos:start])
@@ -222,10 +245,10 @@ class TextChannel:
         line starts at ``pos`` (``where`` says so)."""
         here = (_Where.LINE if text[pos - 1] == "\n" else _Where.MID) if pos and not fresh else where
         if here:  # a line (or the text) starts right here
-            told = self._starts[here].match(text, pos)
+            told = self._patterns.starts[here].match(text, pos)
             if told is not None:
                 return pos, told[0], told[1]
-        return self._search.first(text, pos, found)
+        return self._patterns.search.first(text, pos, found)
 
     def end(self) -> None:
         """The text ended (a text block closed, or the stream did)."""
@@ -241,20 +264,21 @@ class TextChannel:
             else:
                 detector.abandon()
                 detector.markup.discard()
-                self._text("".join(self._candidate) + rest)
-            self._candidate.clear()
+                self._text(self._given_back() + rest)
+            self._candidate = None
         elif rest:
             # A held trigger that the end of the text completes (an opening
             # fence line with nothing after it) is markup; anything else is text.
             where = _Where.FIRST if text_start else _Where.LINE if self._line_start else _Where.MID
-            told = self._starts[where].match(rest + "\n", 0)
+            told = self._patterns.starts[where].match(rest + "\n", 0)
             if told is not None and told[0] == len(rest) + 1:
-                trigger, detector = self._owners[told[1]]
+                trigger, owner = self._patterns.owners[told[1]]
                 if self._eligible(trigger):
+                    detector = self._detectors[owner]
                     self._begin(detector, rest)
                     self._active = None
                     self._finish(detector, "")
-                    self._candidate.clear()
+                    self._candidate = None
                     self._line_start = True
                     return
             self._text(rest)
@@ -277,7 +301,7 @@ class TextChannel:
         """A line starts at ``pos`` (after reasoning): hold the rest if it may still grow into a
         trigger there (the start of a code fence's opening line)."""
         rest = text[pos:]
-        if len(rest) > HOLD_WINDOW or not self._holds[_Where.LINE].at(rest, 0):
+        if len(rest) > HOLD_WINDOW or not self._patterns.holds[_Where.LINE].at(rest, 0):
             return False
         self._pending = rest
         self._line_start = True
@@ -285,7 +309,7 @@ class TextChannel:
 
     def _release_up_to_hold(self, text: str, pos: int, line_start: bool, where: Where) -> None:
         end = len(text)
-        cut = self._holds[where].first(text, max(pos, end - HOLD_WINDOW))
+        cut = self._patterns.holds[where].first(text, max(pos, end - HOLD_WINDOW))
         if cut < 0:
             cut = end
         self._text(text[pos:cut])
@@ -297,7 +321,7 @@ class TextChannel:
     def _eligible(self, trigger: Trigger) -> bool:
         if trigger.tier == _Tier.RAW and not self._bare:
             return False
-        if not self._fallback or self._calls is None:
+        if not self._fallback:
             return True
         sources = self._calls.sources
         if trigger.tier == _Tier.MARKUP:
@@ -305,21 +329,42 @@ class TextChannel:
         return not sources
 
     def _begin(self, detector: Detector, trigger: str) -> None:
-        detector.markup.start(trigger)
+        markup = self._markup
+        if markup is None:  # the first markup of the text: its record, for every detector
+            markup = self._markup = Markup(self._calls, detector.name)
+        else:
+            markup.retag(detector.name)
+        detector.markup = markup
+        markup.start(trigger)
         detector.begin(trigger)
         self._active = detector
-        self._candidate.clear()
+        self._candidate = None
+        self._candidate_size = 0
         if not detector.committed:
-            self._candidate.append(trigger)
-            self._candidate_size = len(trigger)
+            self._keep(trigger)
+
+    def _keep(self, text: str) -> None:
+        """Keep an uncommitted candidate's text, to give it back if it turns out to be prose."""
+        candidate = self._candidate
+        if candidate is None:
+            self._candidate = [text]
+        else:
+            candidate.append(text)
+        self._candidate_size += len(text)
+
+    def _given_back(self) -> str:
+        """The candidate's text, prose after all (no longer kept)."""
+        candidate = self._candidate
+        self._candidate = None
+        return "".join(candidate) if candidate is not None else ""
 
     def _drive(self, detector: Detector, text: str, pos: int) -> int:
         room = -1
         full = text
         if not detector.committed:
-            # A candidate may hold at most max_candidate characters: it sees no more
+            # A candidate may hold at most max_arguments_bytes characters: it sees no more
             # than that, so that where it stops does not depend on the chunking.
-            room = self._max_candidate - self._candidate_size
+            room = self._calls.limits.max_arguments_bytes - self._candidate_size
             if len(text) - pos > room:
                 text = text[: pos + room]
         markup = detector.markup
@@ -329,30 +374,28 @@ class TextChannel:
         status = detector.status
         if status is _Status.ACTIVE:
             if detector.committed:
-                self._candidate.clear()
+                self._candidate = None
                 if text is not full:
                     # It committed: the rest is its own.  Where it stopped short of the cut, it
                     # waits for what the cut withheld (the start of an end token), so it gets it.
                     return self._drive(detector, full, stop)
             else:
-                self._candidate.append(text[pos:stop])
-                self._candidate_size += stop - pos
+                self._keep(text[pos:stop])
                 if stop - pos == room:
                     # Too long to be held as a maybe: it is prose.
                     detector.abandon()
                     markup.discard()
                     self._active = None
-                    self._text("".join(self._candidate))
-                    self._candidate.clear()
+                    self._text(self._given_back())
             return stop
         self._active = None
         if status is _Status.REJECTED:
             markup.discard()
-            self._text("".join(self._candidate) + text[pos:stop])
+            self._text(self._given_back() + text[pos:stop])
         else:
             assert status is _Status.DONE
             markup.end()
-        self._candidate.clear()
+        self._candidate = None
         return stop
 
     def _finish(self, detector: Detector, rest: str) -> None:
@@ -363,6 +406,12 @@ class TextChannel:
         markup.detach(len(rest) - len(prose))
         markup.end()
         self._text(prose)
+
+
+@functools.lru_cache(maxsize=64)
+def _interned(names: tuple[str, ...]) -> tuple[str, ...]:
+    """One tuple for the channels of the same detectors (the first such, as the cache keeps it)."""
+    return names
 
 
 _Status = fast(Status)

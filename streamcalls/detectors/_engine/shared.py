@@ -53,7 +53,7 @@ class SharedOpener(Detector):
 
     name = "shared"
 
-    __slots__ = ("_chosen", "_claims", "_formats", "_named", "_trigger")
+    __slots__ = ("_chosen", "_claims", "_first", "_formats", "_named", "_trigger")
 
     def __init__(
         self,
@@ -65,16 +65,15 @@ class SharedOpener(Detector):
         formats: Sequence[Detector],
     ) -> None:
         super().__init__(calls, tools, out, types)
-        self.markup.retag(formats[0].name)
+        self._first = formats[0].name  # whose region it is until one is chosen
         self._formats = sorted(formats, key=lambda detector: type(detector).fallback_rank)
         self._claims = tuple(d for d in formats if d.claim is not None)
         self._named = next((d for d in formats if d.claim is None), None)  # claims a tool's name
-        for detector in formats:
-            detector.markup = self.markup  # one record, whichever format reads the region
         self._chosen: Detector | None = None
         self._trigger = ""
 
     def begin(self, trigger: str) -> None:
+        self.markup.retag(self._first)
         self.start(_S.CHOOSE)
         self._chosen = None
         self._trigger = trigger
@@ -127,6 +126,7 @@ class SharedOpener(Detector):
                     chosen = self._named
         detector = chosen or self._formats[0]
         self.markup.retag(detector.name)
+        detector.markup = self.markup  # one record, whichever format reads the region
         detector.begin(self._trigger)
         self._chosen = detector
         return detector
@@ -157,20 +157,22 @@ def _without_opener(detector: Detector) -> Detector | None:
     """The same format for its other triggers and framing (Granite's ``<|tool_call|>`` beside the
     ``<tool_call>`` it shares), or None if the shared opener is all it has."""
     cls = type(detector)
-    token = cls.shares
-    triggers = tuple(t for t in cls.triggers if t.pattern != re.escape(token))
-    if not triggers and not cls.framing:
-        return None
-    kind = _REST.get(cls)
-    if kind is None:
-        holds = tuple(h for h in cls.holds if h.pattern != prefixes(token))
-        # A class of its own, as for the opener: the channel builds its search from the classes.
-        kind = _REST[cls] = type(
-            f"{cls.__name__}[without {token}]",
-            (cls,),
-            {"triggers": triggers, "holds": holds, "shares": "", "__slots__": ()},
-        )
-    return kind(detector.calls, detector.tools, detector.out, detector.types)
+    if cls in _REST:
+        kind = _REST[cls]
+    else:
+        token = cls.shares
+        triggers = tuple(t for t in cls.triggers if t.pattern != re.escape(token))
+        kind = None
+        if triggers or cls.framing:
+            holds = tuple(h for h in cls.holds if h.pattern != prefixes(token))
+            # A class of its own, as for the opener: the channel builds its search from the classes.
+            kind = type(
+                f"{cls.__name__}[without {token}]",
+                (cls,),
+                {"triggers": triggers, "holds": holds, "shares": "", "__slots__": ()},
+            )
+        _REST[cls] = kind
+    return None if kind is None else kind(detector.calls, detector.tools, detector.out, detector.types)
 
 
 def _opener(first: Detector, group: list[Detector]) -> SharedOpener:
@@ -188,6 +190,6 @@ def _opener(first: Detector, group: list[Detector]) -> SharedOpener:
 
 
 _OPENERS: dict[str, type[SharedOpener]] = {}
-_REST: dict[type[Detector], type[Detector]] = {}
+_REST: dict[type[Detector], type[Detector] | None] = {}
 _S = fast(SharedOpener.State)
 _Status = fast(Status)
