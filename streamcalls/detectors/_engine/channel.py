@@ -309,9 +309,14 @@ class TextChannel:
 
     def _release_up_to_hold(self, text: str, pos: int, line_start: bool, where: Where) -> None:
         end = len(text)
-        cut = self._patterns.holds[where].first(text, max(pos, end - HOLD_WINDOW))
-        if cut < 0:
-            cut = end
+        holds = self._patterns.holds[where]
+        if holds.pattern is not None:  # a few: one search (this runs for most chunks)
+            held = holds.pattern.search(text, max(pos, end - HOLD_WINDOW))
+            cut = held.start() if held is not None else end
+        else:
+            cut = holds.first(text, max(pos, end - HOLD_WINDOW))
+            if cut < 0:
+                cut = end
         self._text(text[pos:cut])
         if cut < end:
             self._hold(text, cut, line_start)

@@ -429,27 +429,30 @@ def _starts(triggers: Sequence[Trigger], where: Where) -> _Identified:
 class Holds:
     """What a text may end with while a trigger could still follow (for one :class:`Where`).
 
-    A hold begins with one of a few characters (:attr:`.detector.Hold.first`): the text's last
-    :data:`HOLD_WINDOW` characters are searched for those, and only there are the holds of that
-    character tried -- not every hold at every place, which costs more than the rest of a 64 KiB
-    read's search with every format on.
+    A few holds (the default detectors') are one pattern, searched for in the text's last
+    :data:`HOLD_WINDOW` characters.  Many (every format on) would be tried at each of those
+    places, which costs more than the rest of a 64 KiB read's search: a hold begins with one of
+    a few characters (:attr:`.detector.Hold.first`), so the window is searched for those, and
+    only there are the holds of that character tried.
     """
 
-    __slots__ = ("_by_first", "_firsts")
+    __slots__ = ("_by_first", "_firsts", "pattern")
 
     def __init__(self, holds: Sequence[Hold], where: Where) -> None:
         line_start = _MID_LINE if where == Where.MID else _LINE_START
+        sources: list[str] = []
         by_first: dict[str, list[str]] = {}
         for hold in holds:
             if hold.text_start and where != Where.FIRST:
                 continue
             anchor = _TEXT_START if hold.text_start else line_start if hold.line_start else ""
+            source = f"{anchor}(?:{hold.pattern})"
+            sources.append(source)
             for char in dict.fromkeys(hold.first):
-                by_first.setdefault(char, []).append(f"{anchor}(?:{hold.pattern})")
-        self._by_first = {
-            char: re.compile("(?:" + "|".join(dict.fromkeys(sources)) + ")\\Z")
-            for char, sources in by_first.items()
-        }
+                by_first.setdefault(char, []).append(source)
+        # Every hold, when they are few (else None): the caller searches with it at once.
+        self.pattern = _ended(sources) if len(sources) <= _FEW else None
+        self._by_first = {char: _ended(group) for char, group in by_first.items()}
         self._firsts = re.compile("[" + re.escape("".join(sorted(by_first))) + "]") if by_first else _NEVER
 
     def at(self, text: str, pos: int) -> bool:
@@ -459,6 +462,9 @@ class Holds:
 
     def first(self, text: str, pos: int) -> int:
         """Where the first hold at or after ``pos`` begins (it runs to the text's end), or -1."""
+        if self.pattern is not None:
+            held = self.pattern.search(text, pos)
+            return held.start() if held is not None else -1
         search = self._firsts.search
         found = search(text, pos)
         while found is not None:
@@ -467,6 +473,11 @@ class Holds:
                 return at
             found = search(text, at + 1)
         return -1
+
+
+def _ended(sources: Sequence[str]) -> re.Pattern[str]:
+    """Any of ``sources``, running to the text's end."""
+    return re.compile("(?:" + "|".join(dict.fromkeys(sources)) + ")\\Z") if sources else _NEVER
 
 
 class Patterns(NamedTuple):
