@@ -25,6 +25,7 @@ from streamcalls import (
     UsageError,
 )
 from streamcalls.detectors import DETECTORS
+from tests.conservation import check_conservation
 from tests.streams import (
     ANTHROPIC_END,
     ANTHROPIC_START,
@@ -400,6 +401,31 @@ def test_prose_with_every_format_s_beginnings_makes_no_call_with_every_detector_
         isinstance(e, (ToolCallStarted, ToolCallCompleted, ToolCallFailed, ReasoningDelta)) for e in events
     )
     assert texts(events) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "detect"),
+    [
+        ("<|message_sep|>\n\nfunction call<|role_sep|>", ("gigachat",)),
+        ("a\n<|channel>thought", ("think",)),
+        ("a\n<|channel>thought", EVERY),
+        ("~~~tool_call", ("fence",)),
+        ("```json", ("xlam",)),
+    ],
+)
+def test_an_opener_the_text_s_end_completes_reads_as_if_its_line_end_had_come(
+    text: str, detect: tuple[str, ...]
+) -> None:
+    # Found by the prose property above, run with thousands of examples: the text's end stands for
+    # the line end an opener ends with (a fence line with nothing after it), and the detector was
+    # told the held text as its trigger -- gigachat's opener and a thought channel's then raised
+    # out of close().  Now it reads as the same text with its line end would.
+    events = feed_chunks([text.encode()], "text", detect=detect)
+    assert [type(e) for e in events] == [
+        type(e) for e in feed_chunks([f"{text}\n".encode()], "text", detect=detect)
+    ]
+    if "think" not in detect:  # (a reasoning opener with no reasoning after it is dropped, as ever)
+        check_conservation(text, events)
 
 
 # Prose that sits between calls: no quotes (a quote-led candidate could swallow the next

@@ -275,9 +275,16 @@ class TextChannel:
                 trigger, owner = self._patterns.owners[told[1]]
                 if self._eligible(trigger):
                     detector = self._detectors[owner]
-                    self._begin(detector, rest)
+                    # The markup is what the text held; the detector is told the trigger it
+                    # declared (which opener, with its line end: gigachat's, a thought channel's).
+                    self._begin(detector, rest, rest + "\n")
                     self._active = None
-                    self._finish(detector, "")
+                    if detector.committed:
+                        self._finish(detector, "")
+                    else:  # a candidate (a ```json line) with nothing after it: prose
+                        detector.abandon()
+                        detector.markup.discard()
+                        self._text(self._given_back())
                     self._candidate = None
                     self._line_start = True
                     return
@@ -333,7 +340,9 @@ class TextChannel:
             return "native" not in sources
         return not sources
 
-    def _begin(self, detector: Detector, trigger: str) -> None:
+    def _begin(self, detector: Detector, trigger: str, matched: str | None = None) -> None:
+        """``trigger`` starts ``detector``'s region (``matched``: what its trigger matched, when the
+        text's end stood for the line end it ends with)."""
         markup = self._markup
         if markup is None:  # the first markup of the text: its record, for every detector
             markup = self._markup = Markup(self._calls, detector.name)
@@ -341,7 +350,7 @@ class TextChannel:
             markup.retag(detector.name)
         detector.markup = markup
         markup.start(trigger)
-        detector.begin(trigger)
+        detector.begin(trigger if matched is None else matched)
         self._active = detector
         self._candidate = None
         self._candidate_size = 0
