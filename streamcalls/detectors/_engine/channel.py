@@ -39,7 +39,7 @@ from .machine import Status, fast
 from .markup import Markup
 from .shared import share
 from .tools import ToolTypes
-from .triggers import HOLD_WINDOW, Found, Where, patterns
+from .triggers import HOLD_WINDOW, SHORT, Found, Where, patterns
 
 __all__ = ("TextChannel",)
 
@@ -72,6 +72,7 @@ class TextChannel:
         "_pending",
         "_quiet",
         "_registry",
+        "_short",
         "_text_start",
         "_tools",
         "_types",
@@ -131,6 +132,7 @@ class TextChannel:
         self._patterns = found
         self._quiet = found.quiet
         self._lead_or_word = found.lead_or_word
+        self._short = found.short
         self._line_first = found.line_first
         # A format that reads from the text's first character (the template opened reasoning
         # in the prompt) starts now, if no text has come yet.
@@ -163,32 +165,60 @@ class TextChannel:
         if self._pending:
             text = self._pending + text
             self._pending = ""
-        if self._active is None and text and not (self._line_start and text[0] in self._line_first):
+        detector = self._active
+        if detector is not None:
+            if text:  # the active detector reads on (every chunk of a call's arguments)
+                pos = self._drive(detector, text, 0)
+                if self._active is not None:
+                    self._hold(text, pos, self._line_start)  # it needs more text to decide
+                    self._text_start = False
+                    return
+                self._scan(text, pos, pos if detector.ends_line else -1)
+                self._text_start = (
+                    self._text_start and len(self._pending) == len(text) and self._active is None
+                )
+            return
+        line_start = self._line_start
+        if text and not (line_start and text[0] in self._line_first):
             quiet = self._quiet.search(text)
             if quiet is None:
                 self._out.append(TextDelta(text))  # nothing here can begin markup
                 self._line_start = self._text_start = False
                 return
-            found = self._lead_or_word.search(text, quiet.start())
-            if found is None or found.lastindex is None:
-                # Only letters a token found by a later character of it begins with ("functools["):
-                # no trigger here, and only the text's end may be held (no line starts in it).
-                cut = len(text) if found is None else found.start()
-                self._text(text[:cut])
-                self._pending = text[cut:]
-                if cut:
-                    self._line_start = self._text_start = False
+            at = quiet.start()
+            words = self._lead_or_word
+            if words is not None:
+                found = words.search(text, at)
+                if found is None or found.lastindex is None:
+                    # Only letters a token found by a later character of it begins with
+                    # ("functools["): no trigger here, and only the text's end may be held (no
+                    # line starts in it).
+                    cut = len(text) if found is None else found.start()
+                    self._text(text[:cut])
+                    self._pending = text[cut:]
+                    if cut:
+                        self._line_start = self._text_start = False
+                    return
+                at = found.start()
+            if len(text) <= SHORT and self._short.search(text, at) is None:
+                # No trigger begins in it (none at its start: see above): it is text, but for
+                # a trigger's beginning at its end (most chunks that hold a line end).
+                text_start = self._text_start
+                where = _Where.FIRST if text_start else _Where.LINE if line_start else _Where.MID
+                self._release_up_to_hold(text, 0, line_start, where)
+                if text_start:
+                    self._text_start = len(self._pending) == len(text)
                 return
-        self._scan(text)
+        self._scan(text, 0, -1)
         # Still at the text's start only while all of it is held back, none consumed.
         self._text_start = self._text_start and len(self._pending) == len(text) and self._active is None
 
-    def _scan(self, text: str) -> None:
-        line_start = self._line_start
+    def _scan(self, text: str, pos: int, fresh: int) -> None:
+        """Search ``text`` from ``pos`` (``fresh``: where a region that ends a line (reasoning)
+        ended, so a line starts there; else -1), and read its markup."""
+        line_start = self._line_start  # (of the text's first character)
         where = _Where.FIRST if self._text_start else _Where.LINE if line_start else _Where.MID
-        pos = 0
         end = len(text)
-        fresh = -1  # where a region that ends a line (reasoning) ended: a line starts there
         found = None  # what the search keeps about this text, once it searches it
         while pos < end:
             detector = self._active

@@ -240,7 +240,14 @@ def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
         nexts, prevs = _neighbours([t for _, t in members])
         scans.append(
             _Scan(
-                re.compile(re.escape(lead) + rests), False, own, literal, lead, re.compile(rests), nexts, prevs
+                re.compile(re.escape(lead) + rests),
+                False,
+                own,
+                literal,
+                lead,
+                re.compile(rests),
+                nexts,
+                prevs,
             )
         )
     return tuple(scans)
@@ -294,10 +301,10 @@ def _combined(triggers: Sequence[Trigger]) -> re.Pattern[str]:
 class TriggerSearch:
     """The first trigger at or after a position (see the module docstring); built once per set of triggers."""
 
-    __slots__ = ("_after_line", "_by_lead", "_combined", "_scans")
+    __slots__ = ("_after_line", "_by_lead", "_scans", "short")
 
     def __init__(self, triggers: Sequence[Trigger]) -> None:
-        self._combined = _combined(triggers)
+        self.short = _combined(triggers)  # the one pattern a text of SHORT characters or fewer gets
         self._scans = _scans(triggers)
         _, by_lead = _searched(triggers)
         self._after_line = _Identified([(n, t) for n, t in _distinct(triggers) if not t.text_start])
@@ -310,7 +317,7 @@ class TriggerSearch:
     def first(self, text: str, pos: int, found: list[Found | None]) -> Found | None:
         """The first trigger at or after ``pos``; ``found`` is :meth:`new_text`'s for ``text``."""
         if len(text) - pos <= SHORT:
-            match = self._combined.search(text, pos)
+            match = self.short.search(text, pos)
             if match is None:
                 return None
             start = match.start()
@@ -490,11 +497,12 @@ class Patterns(NamedTuple):
     starts: tuple[_Identified, ...]
     holds: tuple[Holds, ...]
     quiet: re.Pattern[str]  # any character a trigger, a held token or a line can begin with
-    # The first character a trigger (anywhere) or a line can begin with (its group 1), or else the
-    # start of a token held at the text's end that no such character begins (a word found by a
-    # later character of it: "functools[").
-    lead_or_word: re.Pattern[str]
+    # Where some hold begins with a word's character ("functools[", found by a later character of
+    # it): the first character a trigger (anywhere), a line or another hold can begin with (its
+    # group 1), or else the start of such a token held at the text's end.  None: no such hold.
+    lead_or_word: re.Pattern[str] | None
     line_first: frozenset[str]
+    short: re.Pattern[str]  # the search of a short text (TriggerSearch.short)
 
 
 def _triggers(kind: type[Detector]) -> tuple[Trigger, ...]:
@@ -522,16 +530,16 @@ def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
     words = [
         h.pattern for h in holds if not (h.line_start or h.text_start or set(h.first) & (leads | {"\n"}))
     ]
-    lead_or_word = "([" + re.escape("".join(sorted({"\n", *leads}))) + "])"
-    if words:
-        lead_or_word += "|(?:" + "|".join(words) + ")\\Z"
+    lead_or_word = "([" + re.escape("".join(sorted({"\n", *leads}))) + "])|(?:" + "|".join(words) + ")\\Z"
+    search = TriggerSearch(triggers)
     return Patterns(
         owners,
-        TriggerSearch(triggers),
+        search,
         tuple(_starts(triggers, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
         tuple(Holds(holds, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
         re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
-        re.compile(lead_or_word),
+        re.compile(lead_or_word) if words else None,
         frozenset({t.lead for t in triggers if t.line_start or t.text_start})
         | {c for h in holds if h.line_start or h.text_start for c in h.first},
+        search.short,
     )
