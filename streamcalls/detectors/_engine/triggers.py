@@ -527,10 +527,12 @@ def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
     # character an anywhere-trigger can begin with cannot start any markup.
     leads = {t.lead for t in triggers if not (t.line_start or t.text_start)}
     anywhere = leads | {c for h in holds if not (h.line_start or h.text_start) for c in h.first}
-    words = [
-        h.pattern for h in holds if not (h.line_start or h.text_start or set(h.first) & (leads | {"\n"}))
-    ]
-    lead_or_word = "([" + re.escape("".join(sorted({"\n", *leads}))) + "])|(?:" + "|".join(words) + ")\\Z"
+    # A hold that begins with a word's character (``functools[``) is looked for only at the text's
+    # end; any other character a trigger or a hold begins with sends the text to the search (a
+    # token found by a later character, ``]<]minimax[>[``, may begin before the character found).
+    marks = {"\n", *leads} | {c for c in anywhere if not (c.isalnum() or c == "_")}
+    words = [h.pattern for h in holds if not (h.line_start or h.text_start or set(h.first) & marks)]
+    lead_or_word = "([" + re.escape("".join(sorted(marks))) + "])|(?:" + "|".join(words) + ")\\Z"
     search = TriggerSearch(triggers)
     return Patterns(
         owners,
