@@ -37,7 +37,7 @@ from ..._events import Event, TextDelta
 from .detector import Detector, Tier, Trigger
 from .machine import Status, fast
 from .markup import Markup
-from .shared import share
+from .shared import Plan, build, share
 from .tools import ToolTypes
 from .triggers import HOLD_WINDOW, SHORT, Found, Where, patterns
 
@@ -48,19 +48,21 @@ class TextChannel:
     """The text of one stream (or one text block) and the detectors that search it.
 
     Built by :func:`streamcalls.detectors.build_channel`.  A parser holds one for as long as its
-    stream is open, and most hold no markup at all, so a channel keeps little of its own: what it
-    searches with is shared by every channel of the same detectors (:func:`.triggers.patterns`),
-    and its markup record (:class:`.markup.Markup`, one for all its detectors, as only one reads
-    at a time) and the list of a candidate's text are made when they are first needed.
+    stream is open, and most hold no markup at all, so a channel keeps little of its own (a few
+    hundred bytes, however many formats are on): what it searches with is shared by every
+    channel of the same detectors (:func:`.triggers.patterns`, :func:`.shared.share`), each
+    detector is built at its first region, and its markup record (:class:`.markup.Markup`, one
+    for all its detectors, as only one reads at a time) and the list of a candidate's text are
+    made when they are first needed.
     """
 
     __slots__ = (
         "_active",
         "_bare",
+        "_built",
         "_calls",
         "_candidate",
         "_candidate_size",
-        "_detectors",
         "_fallback",
         "_lead_or_word",
         "_line_first",
@@ -70,6 +72,7 @@ class TextChannel:
         "_out",
         "_patterns",
         "_pending",
+        "_plans",
         "_quiet",
         "_registry",
         "_short",
@@ -97,7 +100,8 @@ class TextChannel:
         self._fallback = fallback
         self._bare = True  # do bare-JSON triggers count?
         self._names: tuple[str, ...] = ()
-        self._detectors: tuple[Detector, ...] = ()
+        self._plans: tuple[Plan, ...] = ()  # what to build for each detector (shared; see .shared)
+        self._built: list[Detector | None] | None = None  # the detectors, each built at its first region
         self._markup: Markup | None = None
         self._pending = ""  # held text: a possible trigger, or what the active detector left
         self._line_start = True  # is the next text's first character at a line start?
@@ -118,17 +122,26 @@ class TextChannel:
 
         What was already released stays as it was; text held back is searched
         again, with every trigger, when the next text comes.  The detectors
-        added are built together, so those among them that share the
+        added are planned together, so those among them that share the
         ``<tool_call>`` opener share it; the ones running already (the
         defaults, when a stream names its model) open with none of theirs.
         """
         new = tuple(name for name in dict.fromkeys(names) if name not in self._names)
         if not new and self._names:
             return
+        kinds = []
+        for name in new:
+            cls = self._registry.get(name)
+            if cls is None:
+                known = ", ".join(repr(n) for n in self._registry)
+                raise UsageError(f"unknown detector {name!r}; expected some of {known}")
+            kinds.append(cls)
         self._names = _interned(self._names + new)
-        built = self._build(new)
-        self._detectors += tuple(built)
-        found = patterns(tuple(type(detector) for detector in self._detectors))
+        first = len(self._plans)
+        self._plans = _interned_plans(self._plans + share(tuple(kinds)))
+        if self._built is not None:
+            self._built += [None] * (len(self._plans) - first)
+        found = patterns(tuple(kind for kind, _ in self._plans))
         self._patterns = found
         self._quiet = found.quiet
         self._lead_or_word = found.lead_or_word
@@ -136,20 +149,22 @@ class TextChannel:
         self._line_first = found.line_first
         # A format that reads from the text's first character (the template opened reasoning
         # in the prompt) starts now, if no text has come yet.
-        opening = next((detector for detector in built if detector.opens_text), None)
+        opening = next((n for n in range(first, len(self._plans)) if self._plans[n][0].opens_text), None)
         if opening is not None and self._text_start and self._active is None and not self._pending:
-            self._begin(opening, "")
+            self._begin(self._detector(opening), "")
 
-    def _build(self, names: Iterable[str]) -> list[Detector]:
-        """The detectors of these names, those of one opener standing as one (see .shared)."""
-        detectors: list[Detector] = []
-        for name in names:
-            cls = self._registry.get(name)
-            if cls is None:
-                known = ", ".join(repr(n) for n in self._registry)
-                raise UsageError(f"unknown detector {name!r}; expected some of {known}")
-            detectors.append(cls(self._calls, self._tools, self._out, self._types))
-        return share(detectors)
+    def _detector(self, number: int) -> Detector:
+        """The channel's detector ``number`` (its place in ``_plans``), built at its first region:
+        most channels read no markup (every detector built with the channel cost ~6 KB)."""
+        built = self._built
+        if built is None:
+            built = self._built = [None] * len(self._plans)
+        detector = built[number]
+        if detector is None:
+            detector = built[number] = build(
+                self._plans[number], self._calls, self._tools, self._out, self._types
+            )
+        return detector
 
     def read_bare_json(self, on: bool) -> None:
         """Whether bare-JSON triggers (a bare ``{`` at a line's start, the ``RAW`` tier) count.
@@ -240,7 +255,6 @@ class TextChannel:
                 return
             start, stop, number = first
             trigger, owner = self._patterns.owners[number]
-            detector = self._detectors[owner]
             if trigger.behind:  # found by a later character: the token begins before it
                 if start - len(trigger.behind) < pos:  # in what a region consumed: not a token
                     self._text(text[pos : start + 1])
@@ -264,7 +278,7 @@ class TextChannel:
                 pos = start + 1
                 continue
             self._text(text[pos:start])
-            self._begin(detector, text[start:stop])
+            self._begin(self._detector(owner), text[start:stop])
             pos = stop
         self._line_start = (text[end - 1] == "\n" or end == fresh) if end else line_start
 
@@ -304,7 +318,7 @@ class TextChannel:
             if told is not None and told[0] == len(rest) + 1:
                 trigger, owner = self._patterns.owners[told[1]]
                 if self._eligible(trigger):
-                    detector = self._detectors[owner]
+                    detector = self._detector(owner)
                     # The markup is what the text held; the detector is told the trigger it
                     # declared (which opener, with its line end: gigachat's, a thought channel's).
                     self._begin(detector, rest, rest + "\n")
@@ -456,6 +470,12 @@ class TextChannel:
 def _interned(names: tuple[str, ...]) -> tuple[str, ...]:
     """One tuple for the channels of the same detectors (the first such, as the cache keeps it)."""
     return names
+
+
+@functools.lru_cache(maxsize=64)
+def _interned_plans(plans: tuple[Plan, ...]) -> tuple[Plan, ...]:
+    """The same for what they build."""
+    return plans
 
 
 _Status = fast(Status)

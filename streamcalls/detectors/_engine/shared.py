@@ -26,6 +26,7 @@ stands beside the shared opener for those.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from enum import IntEnum
@@ -37,7 +38,7 @@ from .machine import Status, fast
 from .tokens import Seen, literal_prefix_at
 from .tools import ToolTypes
 
-__all__ = ("MAX_GAP", "SharedOpener", "share")
+__all__ = ("MAX_GAP", "Plan", "SharedOpener", "build", "share")
 
 MAX_GAP = 64  # blanks looked past after an opener (and between the XML formats' tags)
 _GAP = re.compile(f"[ \\t\\r\\n]{{0,{MAX_GAP + 1}}}")
@@ -132,50 +133,66 @@ class SharedOpener(Detector):
         return detector
 
 
-def share(detectors: Sequence[Detector]) -> list[Detector]:
-    """The detectors, where those that share an opener stand as one :class:`SharedOpener`
-    (at the place of the first of them)."""
-    groups: dict[str, list[Detector]] = {}
-    for detector in detectors:
-        if detector.shares:
-            groups.setdefault(detector.shares, []).append(detector)
-    out: list[Detector] = []
-    for detector in detectors:
-        group = groups.get(detector.shares) if detector.shares else None
+# What a channel builds for one of its detectors: its class, and for a shared opener the classes
+# of the formats that share it (else none).  A channel builds each one at its first region.
+Plan = tuple[type[Detector], tuple[type[Detector], ...]]
+
+
+@functools.lru_cache(maxsize=64)
+def share(kinds: tuple[type[Detector], ...]) -> tuple[Plan, ...]:
+    """The detectors of these classes to build, where those that share an opener stand as one
+    :class:`SharedOpener` (at the place of the first of them) -- their classes, made once per set
+    of classes: the channel builds its search from them before it builds any detector."""
+    groups: dict[str, list[type[Detector]]] = {}
+    for kind in kinds:
+        if kind.shares:
+            groups.setdefault(kind.shares, []).append(kind)
+    out: list[Plan] = []
+    for kind in kinds:
+        group = groups.get(kind.shares) if kind.shares else None
         if group is None or len(group) == 1:
-            out.append(detector)
+            out.append((kind, ()))
             continue
-        if group[0] is detector:
-            out.append(_opener(detector, group))
-        rest = _without_opener(detector)
+        if group[0] is kind:
+            out.append((_opener(kind), tuple(group)))
+        rest = _without_opener(kind)
         if rest is not None:
-            out.append(rest)
-    return out
+            out.append((rest, ()))
+    return tuple(out)
 
 
-def _without_opener(detector: Detector) -> Detector | None:
+def build(
+    plan: Plan, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
+) -> Detector:
+    """The detector ``plan`` says, for one channel."""
+    kind, formats = plan
+    if not formats:
+        return kind(calls, tools, out, types)
+    assert issubclass(kind, SharedOpener)
+    return kind(calls, tools, out, types, formats=[member(calls, tools, out, types) for member in formats])
+
+
+def _without_opener(cls: type[Detector]) -> type[Detector] | None:
     """The same format for its other triggers and framing (Granite's ``<|tool_call|>`` beside the
     ``<tool_call>`` it shares), or None if the shared opener is all it has."""
-    cls = type(detector)
     if cls in _REST:
-        kind = _REST[cls]
-    else:
-        token = cls.shares
-        triggers = tuple(t for t in cls.triggers if t.pattern != re.escape(token))
-        kind = None
-        if triggers or cls.framing:
-            holds = tuple(h for h in cls.holds if h.pattern != prefixes(token))
-            # A class of its own, as for the opener: the channel builds its search from the classes.
-            kind = type(
-                f"{cls.__name__}[without {token}]",
-                (cls,),
-                {"triggers": triggers, "holds": holds, "shares": "", "__slots__": ()},
-            )
-        _REST[cls] = kind
-    return None if kind is None else kind(detector.calls, detector.tools, detector.out, detector.types)
+        return _REST[cls]
+    token = cls.shares
+    triggers = tuple(t for t in cls.triggers if t.pattern != re.escape(token))
+    kind = None
+    if triggers or cls.framing:
+        holds = tuple(h for h in cls.holds if h.pattern != prefixes(token))
+        # A class of its own, as for the opener: the channel builds its search from the classes.
+        kind = type(
+            f"{cls.__name__}[without {token}]",
+            (cls,),
+            {"triggers": triggers, "holds": holds, "shares": "", "__slots__": ()},
+        )
+    _REST[cls] = kind
+    return kind
 
 
-def _opener(first: Detector, group: list[Detector]) -> SharedOpener:
+def _opener(first: type[Detector]) -> type[SharedOpener]:
     kind = _OPENERS.get(first.shares)
     if kind is None:
         token = first.shares
@@ -186,7 +203,7 @@ def _opener(first: Detector, group: list[Detector]) -> SharedOpener:
         kind = _OPENERS[token] = type(
             f"SharedOpener[{token}]", (SharedOpener,), {"triggers": triggers, "holds": holds, "__slots__": ()}
         )
-    return kind(first.calls, first.tools, first.out, first.types, formats=group)
+    return kind
 
 
 _OPENERS: dict[str, type[SharedOpener]] = {}
