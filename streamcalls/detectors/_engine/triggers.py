@@ -28,28 +28,39 @@ and the starts both pick the lowest number.
 
 How the search is fast.  A short text (a token or a few) is searched by one
 pattern holding every trigger: one call.  A long one (a 64 KiB read) is
-searched by several scans, one per character a trigger begins with, because
-of how the regex engine searches:
+searched by one scan per character an anywhere-trigger begins with (``<`` and
+``[``, with every format on) and one regex scan for the line triggers (``\\n``
+then any of them, the default detectors' whole search), because of what
+CPython offers (measured on the bench's prose, 1 MB held as 4-byte characters):
 
-- a pattern that begins with one literal is scanned for at C speed (about
-  100x faster than one that begins with a lookbehind), but an alternation of
-  several first characters is tried at every position, about 4x slower on
-  prose than one scan per character;
-- a group before an alternative's first character (``(?P<a1>tool_call>)``)
-  keeps the engine from skipping that alternative at a glance: it tries every
-  one at every candidate, about 2x slower -- so the scans hold no groups, and
-  which trigger a scan found is told afterwards by matching the triggers' own
-  patterns there, in order, as the alternation chooses;
-- ``str.find`` finds one character about 6x faster than the engine's own
-  loop, and one literal (``[TOOL_CALLS]``) somewhat faster too: a scan of one
-  literal trigger uses it, and a scan of several triggers that share a first
-  character jumps from one occurrence of it to the next, until :data:`MISSES`
-  of them were no trigger -- prose full of ``<`` then goes to the engine,
-  which is faster there.
+- ``str.find`` of one character runs at memchr speed (~0.05 ms per MB); the
+  regex engine's scan for a pattern's first character costs ~0.5 ms per MB,
+  and for a set of first characters (one alternation of every trigger) ~1.5 ms
+  -- more than all the per-character scans together, which is why they are
+  not one union;
+- so a character's scan jumps with ``str.find`` from one occurrence to the
+  next, and what costs is each occurrence's trip through Python (~0.1 us):
+  the regex of that character's triggers (folded into a trie) is tried only
+  where the character after the occurrence is one a trigger goes on with, or
+  the one before it ends what a token found by a later character begins with
+  (``functools[``), or a line (a line trigger whose first character the scan
+  looks for anyway joins it: ``<think>``, a bare ``[``).  MiniMax M3's opener,
+  ``]<]minimax[>[``, is found by its ``<``, so no format adds a scan for ``]``;
+- a character whose one trigger is a plain literal (``[TOOL_CALLS]`` with
+  only ``mistral`` on) is found by ``str.find`` of the literal itself;
+- once :data:`MISSES` occurrences that began no trigger came less than
+  :data:`GAP` characters apart on average (a text dense with ``<``), the
+  engine scans the rest, faster there;
+- a group before an alternative's first character keeps the engine from
+  skipping that alternative at a glance, so the scans hold no groups: which
+  trigger a scan found is told afterwards by matching the triggers' own
+  patterns there, in order, as the alternation chooses.
 
-Line triggers are found through the line end before them (``\\n`` then any
-of them).  Each scan's next match is kept (:meth:`TriggerSearch.new_text`),
-so no part of a text is scanned twice by the same scan.
+So a new format whose triggers begin with ``<`` or ``[`` adds no pass over the
+text and no test per occurrence.  Each scan's next match is kept
+(:meth:`TriggerSearch.new_text`), so no part of a text is scanned twice by the
+same scan.  The holds (:class:`Holds`) are tried the same way: only where a
+text's last characters hold one a hold begins with.
 """
 
 from __future__ import annotations
