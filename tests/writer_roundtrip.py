@@ -16,7 +16,9 @@ carries (``Target.cannot_carry``, the words of
 - the failed calls, the provider errors (message and code), the finish
   reason, the usage (its total is the input and output together, as
   :class:`~streamcalls.Usage` says: where a stream sent two of the three, the
-  third is what they tell), the model and the response id where the events
+  third is what they tell; zeros read back for none where the target cannot
+  carry ``"no_usage"``, none for a stream that ended in error where it cannot
+  carry ``"error_usage"``), the model and the response id where the events
   named them.
 
 What no provider's wire carries is never compared: parse errors (the bytes
@@ -245,10 +247,16 @@ def view(
                     (part.encrypted, "encrypted_reasoning"),
                 )
             )
+            redacted = sealed[1]
+            if redacted is not None and "redacted_apart" in cannot and (part.text or sealed[0] is not None):
+                sealed = (sealed[0], None, sealed[2])  # the redacted content is a block of its own, after
+            else:
+                redacted = None
             kept = [item for item in (names, sealed) if item is not None and any(v is not None for v in item)]
-            if not part.text and not kept:
-                continue
-            parts.append(("reasoning", part.text, tuple(kept)))
+            if part.text or kept:
+                parts.append(("reasoning", part.text, tuple(kept)))
+            if redacted is not None:
+                parts.append(("reasoning", "", ((None, redacted, None),)))
         else:
             call = cast(ToolCall, part)
             match = next(
@@ -302,7 +310,7 @@ def view(
         "failures": sorted(failures, key=repr),
         "errors": errors,
         "finish": finish,
-        "usage": _usage(turn.usage, cannot),
+        "usage": {} if finish == "error" and "error_usage" in cannot else _usage(turn.usage, cannot),
         "model": turn.model if "model" not in cannot else None,
         "response_id": turn.response_id if "response_id" not in cannot else None,
         "reinterpreted": reinterpreted,
@@ -348,6 +356,8 @@ def compare(
     for key in ("model", "response_id"):
         if want[key] is None:
             got[key] = None
+    if turn.usage is None and "no_usage" in target.cannot_carry | dropped and not any(got["usage"].values()):
+        got["usage"] = {}  # the counts a wire always has, written as 0
     assert got == want, f"{target.name}: read back differs\n got: {got}\nwant: {want}"
     if want["finish"] != "error" and turn.finish_reason != "error":
         problems = [e for e in back if type(e) is ParseError]
