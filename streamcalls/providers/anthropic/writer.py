@@ -188,6 +188,7 @@ class AnthropicTarget(Target):
             "error_usage",
         }
     )
+    response_cannot_carry = frozenset({"finish_words"})
 
     __slots__ = ("_blocks", "_calls", "_ended", "_heads", "_held", "_own", "_thinking")
 

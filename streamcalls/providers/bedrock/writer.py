@@ -72,7 +72,15 @@ from ..._events import (
 from ...writing import Block, Call, Stream, Target, register
 from ...writing._sse import json
 
-__all__ = ("STOP_REASONS", "BedrockTarget", "exception_type", "frame", "stop_reason", "wire_usage")
+__all__ = (
+    "STOP_REASONS",
+    "BedrockTarget",
+    "exception_type",
+    "frame",
+    "is_base64",
+    "stop_reason",
+    "wire_usage",
+)
 
 STOP_REASONS = {
     "end_turn": "stop",
@@ -160,7 +168,8 @@ def opens_object(text: str) -> bool | None:
     return stripped[0] == "{" if stripped else None
 
 
-def _is_base64(text: str) -> bool:
+def is_base64(text: str) -> bool:
+    """Is ``text`` base64 (how a JSON body holds a blob, such as redacted reasoning)?"""
     try:
         base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
@@ -233,6 +242,7 @@ class BedrockTarget(Target):
             "error_usage",
         }
     )
+    response_cannot_carry = frozenset({"finish_words", "redacted_apart", "no_usage"})
 
     __slots__ = ("_blocks", "_calls", "_ended", "_heads", "_held", "_own", "_reasoning")
 
@@ -296,7 +306,7 @@ class BedrockTarget(Target):
         out = b""
         if self._own:
             redacted = completed.redacted
-            if redacted is not None and not _is_base64(redacted):
+            if redacted is not None and not is_base64(redacted):
                 redacted = None  # not a blob's base64: not Bedrock's redacted content
             for key, value in (("signature", completed.signature), ("redactedContent", redacted)):
                 if value is not None:
