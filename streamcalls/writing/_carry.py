@@ -63,6 +63,8 @@ CANNOT_CARRY: Mapping[str, str] = MappingProxyType(
         "part_order": "the order of text, reasoning and calls: the target groups them",
         "finish.length": 'the finish reason "length": it reads back as another',
         "finish.content_filter": 'the finish reason "content_filter": it reads back as another',
+        "finish.tool_calls": 'the finish reason "tool_calls" where no call completed: it reads back '
+        'as "stop"',
         "finish_words": "the provider's own word for the end (provider_reason)",
         **{usage_word(field): f"the usage's {field.replace('_', ' ')}" for field in Usage.__struct_fields__},
         "no_usage": "that the stream sent no usage: the target writes the counts its wire always has, "
