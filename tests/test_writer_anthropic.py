@@ -315,7 +315,7 @@ def delta(index: int, kind: str, field: str, value: str) -> dict[str, Any]:
 
 
 def test_the_bytes() -> None:
-    start = {
+    start: dict[str, Any] = {
         "id": "msg_1",
         "type": "message",
         "role": "assistant",
