@@ -138,5 +138,9 @@ def gemini_response(recording: Recording, model: str, answer: Answer) -> Body:
 def bedrock_output(recording: Recording, model: str, answer: Answer) -> Body:
     """Bedrock's Converse response for the turn (``write_response``), with the recorded stop reason."""
     body = converse_response(answer.turn)
-    body["stopReason"] = answer.finish.provider_reason or body["stopReason"]
+    finish = answer.finish
+    # A recording cut off before its end said nothing: the usual word, as before.
+    body["stopReason"] = finish.provider_reason or (
+        "end_turn" if finish.reason == "error" else body["stopReason"]
+    )
     return body

@@ -29,7 +29,9 @@ types; no ``[DONE]``).  What each event writes:
   decoded arguments are written in one delta when it completes -- as they are
   for a call that completed with no fragment.  A failed call's block stops
   where it failed, and the reader ends it on the fragments it got (``{`` for
-  one that wrote none: cut short, not empty);
+  one that wrote none: cut short, not empty).  Fragments go as the model wrote
+  them: where a failed call's text stops being JSON (a text model's
+  ``{"city": Paris}``), the anthropic SDK, which parses each prefix, raises;
 - a provider error: ``event: error`` with ``{type: "error", error: {type,
   message}}`` -- the error's code when it is one of Anthropic's error types,
   else the type Anthropic documents for its status, else ``api_error``.  The
