@@ -269,6 +269,28 @@ def test_the_finish_reason(reason: str, own: bool, provider_reason: str | None, 
     assert chunks(body)[-2]["choices"][0]["delta"] == {}
 
 
+def test_the_usage_has_every_count_completion_usage_requires() -> None:
+    usage = Usage(output_tokens=4, total_tokens=10, cache_write_tokens=2)
+    body = write_stream([TextDelta("a"), StreamFinished("stop", usage)], "openai")
+    written = chunks(body)[-2]
+    assert written["usage"] == {
+        "prompt_tokens": 6,  # what the total and the output tell
+        "completion_tokens": 4,
+        "total_tokens": 10,
+        "prompt_tokens_details": {"cache_write_tokens": 2},
+    }
+    ChatCompletionChunk.model_validate(written)
+    finished = streamcalls.parse(body, "openai")[-1]
+    assert finished.usage == Usage(6, 4, 10, cache_write_tokens=2)  # type: ignore[union-attr]
+    only_reasoning = write_stream([StreamFinished("stop", Usage(reasoning_tokens=3))], "openai")
+    assert chunks(only_reasoning)[-2]["usage"] == {
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "total_tokens": 0,
+        "completion_tokens_details": {"reasoning_tokens": 3},
+    }
+
+
 def test_no_usage_no_usage_chunk() -> None:
     records = chunks(write_stream([TextDelta("a"), StreamFinished("stop")], "openai"))
     assert [record for record in records[:-1] if "usage" in record] == []
@@ -338,7 +360,7 @@ def turn_shape(turn: Turn, written: bytes) -> dict[str, Any]:
         "reasoning": "".join(part.text for part in reasoning),
         "calls": [(call.id, call.name, call.arguments) for call in turn.calls],
         "finish": turn.finish_reason,
-        "usage": None if usage is None else (usage.input_tokens, usage.output_tokens),
+        "usage": None if usage is None else (usage.input_tokens or 0, usage.output_tokens or 0),
     }
 
 

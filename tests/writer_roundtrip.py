@@ -18,10 +18,10 @@ carries (``Target.cannot_carry``, the words of
   says the response failed), the finish
   reason, the usage (its total is the input and output together, as
   :class:`~streamcalls.Usage` says: where a stream sent two of the three, the
-  third is what they tell; zeros read back for none where the target cannot
-  carry ``"no_usage"``, none for a stream that ended in error where it cannot
-  carry ``"error_usage"``), the model and the response id where the events
-  named them.
+  third is what they tell; a count the events did not have may read back
+  as 0 -- all of them, where the target cannot carry ``"no_usage"`` --; none
+  for a stream that ended in error, where it cannot carry ``"error_usage"``),
+  the model and the response id where the events named them.
 
 What no provider's wire carries is never compared: parse errors (the bytes
 read back have none unless the stream ended in error), a failed call's raw
@@ -364,15 +364,13 @@ def compare(
     target: type[Target],
     *,
     dropped: frozenset[str] = frozenset(),
-    complete: bool = False,
 ) -> None:
     """Assert that ``back`` (read back) is ``source`` (the events written) on what ``target`` carries;
     ``dropped`` names what else is not compared (a complete response's losses).
 
     A stream that ended in error with no provider error may read back with one: the target's end
-    says that the response failed, and why (a Responses ``response.failed``).  ``complete``: the
-    bytes are a complete response, whose SDK type requires every usage count: a count the turn did
-    not have reads back as 0."""
+    says that the response failed, and why (a Responses ``response.failed``).  A usage count the
+    events did not have may read back as 0: OpenAI's usage objects require every count."""
     expected = expected_events(source, target)
     turn = streamcalls.accumulate(expected)
     provider = turn.provider
@@ -393,12 +391,9 @@ def compare(
     for key in ("model", "response_id", "finish"):
         if want[key] is None:
             got[key] = None
-    if turn.usage is None and "no_usage" in target.cannot_carry | dropped and not any(got["usage"].values()):
-        got["usage"] = {}  # the counts a wire always has, written as 0
     if want["finish"] == "error" and not want["errors"] and len(got["errors"]) == 1:
         got["errors"] = []
-    if complete:
-        got["usage"] = {k: v for k, v in got["usage"].items() if v or k in want["usage"]}
+    got["usage"] = {k: v for k, v in got["usage"].items() if v or k in want["usage"]}
     assert got == want, f"{target.name}: read back differs\n got: {got}\nwant: {want}"
     if want["finish"] != "error" and turn.finish_reason != "error":
         problems = [e for e in back if type(e) is ParseError]

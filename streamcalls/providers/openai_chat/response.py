@@ -6,8 +6,10 @@ The shape of the openai SDK's ``ChatCompletion``: one choice whose
 reasoning -- in ``reasoning_content``, or for an OpenAI-compatible server's
 own turn in the fields it came in (``reasoning``, OpenRouter's
 ``reasoning_details`` with their signatures and encrypted data) -- then
-``finish_reason`` and ``usage``.  A message holds one text and a list of calls,
-so the order of text, reasoning and calls is not kept.
+``finish_reason`` (``"error"`` for a turn that ended in error, as some
+compatible servers say it: not one of the SDK's words) and ``usage``, with the
+three counts ``CompletionUsage`` requires.  A message holds one text and a
+list of calls, so the order of text, reasoning and calls is not kept.
 """
 
 from __future__ import annotations
@@ -21,8 +23,6 @@ from ..._turn import ReasoningPart, TextPart, Turn
 from .writer import DETAIL_TEXT, chat_usage, finish_word
 
 __all__ = ("chat_completion",)
-
-_REQUIRED = ("prompt_tokens", "completion_tokens", "total_tokens")
 
 
 def _details(part: ReasoningPart, index: int) -> dict[str, Any]:
@@ -98,9 +98,5 @@ def chat_completion(turn: Turn) -> dict[str, Any]:
         ],
     }
     if turn.usage is not None:
-        usage = chat_usage(turn.usage)
-        given, made, total = (usage.get(key) for key in _REQUIRED)
-        if total is not None and (given is None) != (made is None):  # the total tells the other
-            usage["prompt_tokens" if given is None else "completion_tokens"] = total - (given or made or 0)
-        body["usage"] = {key: usage.get(key, 0) for key in _REQUIRED} | usage
+        body["usage"] = chat_usage(turn.usage)
     return body

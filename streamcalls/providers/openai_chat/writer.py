@@ -25,9 +25,11 @@ choice 0; what each event writes is its ``delta``:
 - the finish: a chunk with ``finish_reason`` (``stop``, ``tool_calls``,
   ``length``, ``content_filter``; ``error`` for a stream that ended in error,
   which some servers send; the provider's own word for its own streams), then,
-  with usage, the usage chunk (``choices: []``, ``usage`` with
-  ``prompt_tokens_details.cached_tokens`` and
-  ``completion_tokens_details.reasoning_tokens``), then ``[DONE]``.
+  with usage, the usage chunk (``choices: []``; ``usage`` with the three counts
+  ``CompletionUsage`` requires -- one not sent is what the other two tell, else
+  0 -- and the details sent: ``prompt_tokens_details.cached_tokens`` and
+  ``cache_write_tokens``, ``completion_tokens_details.reasoning_tokens``),
+  then ``[DONE]``.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from ..._events import (
 from ...writing import Block, Call, Stream, Target, register
 from ...writing._sse import DONE, json, sse
 
-__all__ = ("DETAIL_TEXT", "OpenAIChatTarget", "chat_usage", "finish_word")
+__all__ = ("DETAIL_TEXT", "OpenAIChatTarget", "chat_usage", "finish_word", "usage_counts")
 
 # The reasoning fields a chat delta carries plain text in, by the kind the parser names them.
 _FIELDS = {"reasoning_content": "reasoning_content", "reasoning": "reasoning"}
@@ -77,21 +79,34 @@ def finish_word(finished: StreamFinished, own: bool) -> str:
     return _WORDS.get(finished.reason, "stop")
 
 
+def usage_counts(usage: Usage) -> tuple[int, int, int]:
+    """The input, output and total counts, as OpenAI's usage objects require all three: a count not
+    sent is what the other two tell (the total is the input and output together), else 0."""
+    given, made, total = usage.input_tokens, usage.output_tokens, usage.total_tokens
+    if total is None:
+        total = (given or 0) + (made or 0)
+    elif given is None and made is not None:
+        given = total - made
+    elif made is None and given is not None:
+        made = total - given
+    return given or 0, made or 0, total
+
+
 def chat_usage(usage: Usage) -> dict[str, Any]:
-    """The counts in Chat Completions' ``usage`` names (those the stream sent; a total that was not
-    sent is the sum of the input and output)."""
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["prompt_tokens"] = usage.input_tokens
-    if usage.output_tokens is not None:
-        out["completion_tokens"] = usage.output_tokens
-    total = usage.total_tokens
-    if total is None and usage.input_tokens is not None and usage.output_tokens is not None:
-        total = usage.input_tokens + usage.output_tokens
-    if total is not None:
-        out["total_tokens"] = total
-    if usage.cache_read_tokens is not None:
-        out["prompt_tokens_details"] = {"cached_tokens": usage.cache_read_tokens}
+    """The counts in Chat Completions' ``usage`` names: the three ``CompletionUsage`` requires (see
+    :func:`usage_counts`), and the details that were sent."""
+    given, made, total = usage_counts(usage)
+    out: dict[str, Any] = {"prompt_tokens": given, "completion_tokens": made, "total_tokens": total}
+    cache = {
+        key: value
+        for key, value in (
+            ("cached_tokens", usage.cache_read_tokens),
+            ("cache_write_tokens", usage.cache_write_tokens),
+        )
+        if value is not None
+    }
+    if cache:
+        out["prompt_tokens_details"] = cache
     if usage.reasoning_tokens is not None:
         out["completion_tokens_details"] = {"reasoning_tokens": usage.reasoning_tokens}
     return out
@@ -111,7 +126,6 @@ class OpenAIChatTarget(Target):
             "redacted_reasoning",
             "text_signatures",
             "call_signatures",
-            "usage.cache_write_tokens",
         }
     )
     response_cannot_carry = frozenset({"part_order"})
