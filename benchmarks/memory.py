@@ -9,7 +9,10 @@
   budget is 30 MB (the regression guard, :mod:`benchmarks.guard`, checks it).
 - Open call: one parser fed a stream up to (not including) the last
   argument fragment of its only call; the memory it holds, for 10 KB and
-  100 KB arguments.  O(open call size) means the ratio of the two is ~10.
+  100 KB arguments.  O(open call size) means the ratio of the two is ~10
+  (a little less: the parser's own few KB are in both); a call holds its
+  arguments at about one byte per character, so ``bytes_per_argument_byte``
+  is near 1.
 """
 
 from __future__ import annotations

@@ -8,6 +8,11 @@
   alone: at most 2× means writing costs at most what parsing the same stream costs (issue 23).
   The live-arguments streams (one 1 MB call in 40-character deltas: a record written per delta)
   are the hardest case.
+- For the targets of whole calls (``gemini``, ``ollama``: their wires send a call's arguments as
+  one object), an argument fragment writes nothing: the row measures the writer's step per delta
+  (the event order's bookkeeping, the target's empty ``call_delta``) and, at the call's end, one
+  encoding of the decoded arguments into the call's chunk or line -- not a record per delta.
+  ``cohere`` streams the fragments, a ``tool-call-delta`` event per delta, as ``ai-sdk`` does.
 
 A target joins with its name in :data:`WRITTEN`; a target not registered in the streamcalls
 measured is an unavailable row, not a failure.
@@ -27,7 +32,7 @@ from .streams import Stream, fence_ids
 
 __all__ = ("CONTENDERS", "WRITTEN", "markdown_writing", "targets")
 
-WRITTEN = ("ai-sdk", "openai", "openai-responses", "anthropic", "bedrock")
+WRITTEN = ("ai-sdk", "openai", "openai-responses", "anthropic", "bedrock", "gemini", "ollama", "cohere")
 """The targets with a row: each stream parsed and written as this target."""
 
 _WIRES = frozenset({"openai", "anthropic", "openai-live", "anthropic-live"})

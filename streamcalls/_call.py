@@ -2,13 +2,21 @@
 
 The :class:`~streamcalls._calls.CallAssembler` creates and drives each
 :class:`Call` -- it is where the call protocol is kept; a :class:`Call` only
-holds the state: its id, name and stream index, the argument fragments
-(joined every ``JOIN_EVERY``), the JSON scanner that says when they close,
-and its status.  Adapters and detectors hold calls and read their status.
+holds the state: its id, name and stream index, its arguments so far, the
+JSON scanner that says when they close, and its status.  Adapters and
+detectors hold calls and read their status.
+
+*Memory.*  Thousands of parsers may each hold a call open (a gateway), so a
+call keeps its arguments compactly: from its start as one ``bytearray`` of
+UTF-8 -- about one byte per character, never the 50-odd bytes of a ``str``
+per fragment, nor four bytes per character for a whole string because it
+holds one emoji.  Only the fragments that came before the start are kept
+apart, as strings (the start replays each as a delta).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from ._jsonscan import COMPLETE, JsonScanner
@@ -16,9 +24,9 @@ from ._patchwriter import PatchWriter
 
 __all__ = ("COMPLETED", "FAILED", "JOIN_EVERY", "OPEN", "Call", "CallOwner")
 
-# Fragments are a few characters each and a str object costs ~50 bytes, so
-# a call's emitted fragments are joined into one string every this many:
-# memory stays ~1 byte per character, and each character is copied once more.
+# A withheld call (see _calls) keeps its fragments until it comes out; they are
+# joined into one string every this many, so that its replay comes in fewer,
+# longer deltas and a long one holds no str object per fragment.
 JOIN_EVERY = 64
 
 # Call status.
@@ -58,6 +66,8 @@ class Call:
         "started",
         "status",
         "tentative",
+        "text",
+        "withheld",
     )
 
     def __init__(self, call_id: str, name: str, source: str, max_depth: int, deferred: bool) -> None:
@@ -65,8 +75,13 @@ class Call:
         self.id = call_id
         self.name = name
         self.source = source
-        self.parts: list[str] = []
-        self.joined = 0  # parts[:joined] are blocks of JOIN_EVERY fragments joined
+        # The arguments so far: before the call starts, the fragments as they came
+        # (``parts[:joined]`` are blocks of JOIN_EVERY fragments joined; None: no
+        # fragment yet); from its start (``begin``), all of them in ``text``, as
+        # UTF-8 (lone surrogates, which a decoded object may hold, pass through).
+        self.parts: list[str] | None = None
+        self.joined = 0
+        self.text: bytearray  # set by begin()
         self.size = 0
         self.scanner = JsonScanner(max_depth)
         self.started = False
@@ -84,18 +99,56 @@ class Call:
         # not come): a limit gives it up, silently, instead of failing it.
         self.tentative = False
         self.draining = False  # failed at a limit; its value is being counted to its end
+        self.withheld = False  # named, but held back while it may be a copy (see _calls)
 
     @property
     def closed_json(self) -> bool:
         """True once the arguments' JSON value has closed."""
         return self.scanner.state == COMPLETE
 
-    def raw(self) -> str:
+    def begin(self) -> Sequence[str]:
+        """The call starts: from now on its argument text is kept in ``text``.
+
+        Returns the fragments that came before, for the start to replay.
+        """
+        self.started = True
         parts = self.parts
-        return parts[0] if len(parts) == 1 else "".join(parts)
+        if parts is None:
+            self.text = bytearray()
+            return ()
+        self.parts = None
+        self.text = bytearray("".join(parts).encode("utf-8", "surrogatepass"))
+        return parts
+
+    @property
+    def blank(self) -> bool:
+        """True while no argument text came, or only blank space (as ``str.isspace`` says)."""
+        if self.started:
+            return not self.text or self.raw().isspace()
+        return not self.parts or self.raw().isspace()
+
+    def raw(self) -> str:
+        """The argument text so far."""
+        if self.started:
+            return self.text.decode("utf-8", "surrogatepass")
+        parts = self.parts
+        return "" if parts is None else parts[0] if len(parts) == 1 else "".join(parts)
+
+    def keep(self, fragment: str) -> None:
+        """Add argument text (see ``begin``)."""
+        if self.started:
+            try:
+                self.text += fragment.encode()  # (with no arguments: the fastest encode)
+            except UnicodeEncodeError:  # a lone surrogate, from a decoded object
+                self.text += fragment.encode("utf-8", "surrogatepass")
+        elif self.parts is None:
+            self.parts = [fragment]
+        else:
+            self.parts.append(fragment)
 
     def join_tail(self) -> None:
-        """Join the fragments after the last joined block into one block."""
+        """Join the fragments after the last joined block into one block (before the start)."""
         parts = self.parts
-        parts[self.joined :] = ["".join(parts[self.joined :])]
-        self.joined += 1
+        if parts:
+            parts[self.joined :] = ["".join(parts[self.joined :])]
+            self.joined += 1

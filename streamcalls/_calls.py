@@ -7,9 +7,14 @@ known), then any number of :class:`ToolCallDelta`, then exactly one
 :class:`ToolCallCompleted` or :class:`ToolCallFailed`.  Stream indices,
 generated ids and the per-call limits live here too.
 
-Argument fragments are appended to a list and joined once; the
-:class:`~streamcalls._jsonscan.JsonScanner` says when the JSON closed, and
+Argument fragments are added to the call's text (:class:`~streamcalls._call.Call`);
+the :class:`~streamcalls._jsonscan.JsonScanner` says when the JSON closed, and
 msgspec decodes it exactly once, at that moment.
+
+An assembler is made with every parser, most of which never see a call: what
+it holds for calls (the ids in use, the completed calls, the sources) is
+made when the first call needs it, so that an idle parser holds no empty
+containers.
 
 A call found in text has an *owner*, the markup it was written in
 (:mod:`streamcalls.detectors._markup`): its failure is reported by the owner,
@@ -56,12 +61,17 @@ __all__ = ("CallAssembler",)
 
 _encode = msgspec.json.encode
 
+# ``sources`` while no call has started, and once only native calls have: shared.
+_NO_SOURCES: frozenset[str] = frozenset()
+_NATIVE_ONLY = frozenset({"native"})
+
 
 class CallAssembler:
     """Builds calls and emits their events into ``out``."""
 
     __slots__ = (
         "_done",
+        "_first_id",
         "_ids",
         "_limits",
         "_max_arguments",
@@ -71,7 +81,6 @@ class CallAssembler:
         "_open",
         "_opened",
         "_out",
-        "_withheld",
         "completed",
         "copies",
         "count",
@@ -96,20 +105,22 @@ class CallAssembler:
         self._max_buffered = limits.max_buffered_bytes
         self._new_id = id_factory or random_call_id
         self._open: list[Call] = []
-        self._ids: set[str] = set()  # ids of the calls started so far
-        self._next_suffix: dict[str, int] = {}  # per repeated id, the "#n" to try next
+        # The ids of the calls started so far: the first alone, then a set of them all.
+        self._first_id: str | None = None
+        self._ids: set[str] | None = None
+        self._next_suffix: dict[str, int] | None = None  # per repeated id, the "#n" to try next
         self._opened = 0  # calls opened so far, for max_calls
         self.count = 0  # calls started so far; the next call's index
         self.completed = 0
         self.copies = 0  # calls dropped as copies of a call of the other kind (no event at all)
         self.held = 0  # argument characters held by the open calls, for max_buffered_bytes
         self.native = native  # False: native calls are reported as failed, never run
-        self.sources: set[str] = set()  # the sources of the calls started so far
+        self.sources = _NO_SOURCES  # the sources of the calls started so far
         self.partial = partial  # ToolCallPatch events after each delta (see _patchwriter)
         # Copies (see the module docstring): the completed calls not paired with a copy yet, by
-        # (native?, name), each as (id, arguments); and the calls withheld while they may be copies.
-        self._done: dict[tuple[bool, str], list[tuple[str, Any]]] = {}
-        self._withheld: set[Call] = set()
+        # (native?, name), each as (id, arguments).  (A call withheld while it may be a copy
+        # is marked on the call itself: ``Call.withheld``.)
+        self._done: dict[tuple[bool, str], list[tuple[str, Any]]] | None = None
 
     # -- opening and naming ------------------------------------------------
 
@@ -151,12 +162,21 @@ class CallAssembler:
         """Ids stay unique within a stream: a provider that gives a second call
         the id of an earlier one gets a ``#2`` (``#3``, ...) suffix on it."""
         ids = self._ids
+        if ids is None:
+            first = self._first_id
+            if first is None:
+                self._first_id = call_id
+                return call_id
+            ids = self._ids = {first}
         if call_id in ids:
             # Numbers below the one remembered are taken: an id repeated n times costs O(n), not O(n²).
-            number = self._next_suffix.get(call_id, 2)
+            suffixes = self._next_suffix
+            if suffixes is None:
+                suffixes = self._next_suffix = {}
+            number = suffixes.get(call_id, 2)
             while f"{call_id}#{number}" in ids:
                 number += 1
-            self._next_suffix[call_id] = number + 1
+            suffixes[call_id] = number + 1
             call_id = f"{call_id}#{number}"
         ids.add(call_id)
         return call_id
@@ -165,7 +185,7 @@ class CallAssembler:
         """Forget a call that never started (a text candidate that was not a call)."""
         if not call.started and call.status == OPEN:
             call.status = FAILED
-            self._withheld.discard(call)
+            call.withheld = False
             self._open.remove(call)
             self._opened -= 1
             self.held -= call.size
@@ -202,29 +222,32 @@ class CallAssembler:
         withheld until it ends."""
         native = call.source == "native"
         name = call.name
-        if self._done.get((not native, name)) or any(
+        done = self._done
+        if (done is not None and done.get((not native, name))) or any(
             other.started and other.name == name and (other.source == "native") is not native
             for other in self._open
         ):
             call.tentative = False  # named: it is a call, only maybe a copy
-            self._withheld.add(call)
+            call.withheld = True
             return
         self._start(call)
 
     def _start(self, call: Call) -> None:
-        if self._withheld:
-            self._withheld.discard(call)  # it comes out after all
-        call.started = True
+        call.withheld = False  # (if it was, it comes out after all)
+        before = call.begin()
         call.tentative = False
         call.index = self.count
         self.count += 1
         call.id = self._unique(call.id)
-        self.sources.add(call.source)
+        source = call.source
+        sources = self.sources
+        if source not in sources:
+            self.sources = _NATIVE_ONLY if not sources and source == "native" else sources | {source}
         out = self._out
         out.append(ToolCallStarted(call.index, call.id, call.name))
         index = call.index
         patches = call.patches = PatchWriter(out, index) if self.partial else None
-        for part in call.parts:  # fragments that came before the name
+        for part in before:  # fragments that came before the name
             if part:
                 out.append(ToolCallDelta(index, part))
                 if patches is not None:
@@ -254,28 +277,36 @@ class CallAssembler:
         self.held += length
         scanner = call.scanner
         end = scanner.feed(fragment)
-        if end < 0 and scanner.state != TOO_DEEP:
-            self._append(call, fragment)  # the common case: the value goes on
+        if end < 0 and scanner.state != TOO_DEEP:  # the common case: the value goes on
+            if not call.started:
+                self._append(call, fragment)
+                return -1
+            # _append's started case, inlined: this runs once per fragment.
+            try:
+                call.text += fragment.encode()  # (with no arguments: the fastest encode)
+            except UnicodeEncodeError:  # a lone surrogate, from a decoded object
+                call.text += fragment.encode("utf-8", "surrogatepass")
+            self._out.append(ToolCallDelta(call.index, fragment))
+            if call.patches is not None:
+                call.patches.feed(fragment)
             return -1
         return self._after_scan(call, fragment, end)
 
     def _append(self, call: Call, fragment: str) -> None:
-        parts = call.parts
-        parts.append(fragment)
+        call.keep(fragment)
         if call.started:
             self._out.append(ToolCallDelta(call.index, fragment))
             if call.patches is not None:
                 call.patches.feed(fragment)
-            # Only emitted fragments are joined: _start replays the others as deltas.
-            if len(parts) >= call.joined + JOIN_EVERY:
-                call.join_tail()
-        elif len(parts) >= call.joined + JOIN_EVERY and call in self._withheld:
-            call.join_tail()  # a withheld call may be long: its replay comes in fewer, longer deltas
+        # Fragments before the start are replayed as deltas, each; but a withheld call may be
+        # long: its replay comes in fewer, longer deltas.
+        elif call.withheld and len(call.parts or ()) >= call.joined + JOIN_EVERY:
+            call.join_tail()
 
     def _feed_over_limit(self, call: Call, fragment: str) -> int:
         breach = self._breach(call, len(fragment))
         if call.source == "native":  # a provider's fragment is its unit: it stays whole in the raw text
-            call.parts.append(fragment)
+            call.keep(fragment)
             self.fail(call, breach)
             return -1
         # A call found in text stops exactly at the limit, however the text was chunked.
@@ -353,7 +384,7 @@ class CallAssembler:
             arguments = {}
             raw = ""
         text = raw if raw is not None else _encode(arguments).decode()
-        call.parts.append(text)
+        call.keep(text)
         if call.started and text:
             self._out.append(ToolCallDelta(call.index, text))
             if call.patches is not None:
@@ -372,7 +403,7 @@ class CallAssembler:
         scanner = call.scanner
         if scanner.state == COMPLETE:
             self._finish(call)
-        elif not call.parts or call.raw().isspace():
+        elif call.blank:
             self._complete(call, call.initial if call.initial is not None else {})
         elif scanner.state == TOO_DEEP:
             self.fail(call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}")
@@ -439,7 +470,8 @@ class CallAssembler:
             return
         native = call.source == "native"
         key = (native, call.name)
-        others = self._done.get((not native, call.name))
+        done = self._done
+        others = None if done is None else done.get((not native, call.name))
         if others:
             original = _pair(others, arguments)
             if original is not None:
@@ -461,11 +493,15 @@ class CallAssembler:
                 ToolCall(call.id, call.name, arguments, call.index, call.source, call.signature)
             )
         )
-        done = self._done.get(key)
+        done = self._done
         if done is None:
-            self._done[key] = [(call.id, arguments)]
+            self._done = {key: [(call.id, arguments)]}
         else:
-            done.append((call.id, arguments))
+            pairs = done.get(key)
+            if pairs is None:
+                done[key] = [(call.id, arguments)]
+            else:
+                pairs.append((call.id, arguments))
         if call.owner is not None:
             call.owner.call_completed(call)
 
@@ -475,7 +511,7 @@ class CallAssembler:
             kind = "text" if call.source == "native" else "native"
             self.fail(call, f"a copy of the {kind} call {original!r}, which completed first; not run")
             return
-        self._withheld.discard(call)  # dropped: no event at all
+        call.withheld = False  # dropped: no event at all
         self.copies += 1
         call.status = COMPLETED
         self._open.remove(call)

@@ -171,16 +171,21 @@ def with_wire_ids(events: Sequence[Event]) -> list[Event]:
     return out
 
 
-def expected_events(events: Sequence[Event], target: type[Target]) -> list[Event]:
-    """The events as ``target`` can write them: failed calls left out by a target of whole calls; after
-    the first provider error nothing but the finish, ``"error"``, where the target's stream ends there.
+def expected_events(events: Sequence[Event], target: type[Target], *, stream: bool = True) -> list[Event]:
+    """The events as ``target`` can write them: failed calls left out by a target of whole calls, and
+    in its ``stream``, each call where it completes (its start moved there: it is written then); after the
+    first provider error nothing but the finish, ``"error"``, where the target's stream ends there; no
+    usage on a stream it writes cut off (``"cut_usage"``: an error with no provider error).
     The parser's rules for the finish: ``"stop"`` after a provider error is ``"error"``, and after a
     completed call ``"tool_calls"``; a target with no word for ``"tool_calls"`` writes ``"stop"``."""
     out: list[Event] = []
+    cannot = target.cannot_carry
     failed = {e.index for e in events if type(e) is ToolCallFailed}
-    drop_failed = "failed_calls" in target.cannot_carry
-    cut_at_error = "after_error" in target.cannot_carry
+    drop_failed = "failed_calls" in cannot
+    whole_calls = stream and "argument_deltas" in cannot
+    cut_at_error = "after_error" in cannot
     errored = reported = completed = False
+    held: dict[int, list[Event]] = {}  # a whole-call target's open calls: written at their end
     for event in events:
         kind = type(event)
         if errored and kind is not StreamFinished:
@@ -188,17 +193,26 @@ def expected_events(events: Sequence[Event], target: type[Target]) -> list[Event
         if drop_failed and isinstance(event, (ToolCallStarted, ToolCallDelta, ToolCallFailed)):
             if event.index in failed:
                 continue
+        if whole_calls:
+            if isinstance(event, (ToolCallStarted, ToolCallDelta)):
+                held.setdefault(event.index, []).append(event)
+                continue
+            if isinstance(event, (ToolCallCompleted, ToolCallFailed)):
+                index = event.call.index if isinstance(event, ToolCallCompleted) else event.index
+                out += held.pop(index, [])
         if kind is StreamFinished:
             finished = cast(StreamFinished, event)
-            reason = finished.reason
-            if reason == "tool_calls" and "finish.tool_calls" in target.cannot_carry:
+            reason, usage = finished.reason, finished.usage
+            if reason == "tool_calls" and "finish.tool_calls" in cannot:
                 reason = "stop"  # the wire has no word for it: the parser's rules make it again
             if errored or (reported and reason == "stop"):
                 reason = "error"
             elif completed and reason == "stop":
                 reason = "tool_calls"
-            if reason != finished.reason:
-                event = StreamFinished(reason, finished.usage)
+            if reason == "error" and "cut_usage" in cannot and not reported:
+                usage = None
+            if (reason, usage) != (finished.reason, finished.usage):
+                event = StreamFinished(reason, usage)
         out.append(event)
         if kind is ProviderError:
             reported = True
@@ -255,7 +269,9 @@ def view(
     parts: list[tuple[Any, ...]] = []
     failures: list[tuple[Any, ...]] = []
     for error in turn.errors:
-        if type(error) is ToolCallFailed:
+        if type(error) is ToolCallFailed and "failed_calls" not in cannot:
+            # (A target that cannot carry failed calls writes none; the only ones it may read back
+            # with are its provider's own, re-made from its wire's words: Gemini's malformed call.)
             failures.append((error.id if ids else None, error.name))
     reinterpreted = False
     pending = list(failed)
@@ -364,14 +380,17 @@ def compare(
     target: type[Target],
     *,
     dropped: frozenset[str] = frozenset(),
+    response: bool = False,
 ) -> None:
     """Assert that ``back`` (read back) is ``source`` (the events written) on what ``target`` carries;
     ``dropped`` names what else is not compared (a complete response's losses).
 
     A stream that ended in error with no provider error may read back with one: the target's end
     says that the response failed, and why (a Responses ``response.failed``).  A usage count the
-    events did not have may read back as 0: OpenAI's usage objects require every count."""
-    expected = expected_events(source, target)
+    events did not have may read back as 0: OpenAI's usage objects require every count.
+    ``response``: the bytes are a complete response, which holds the turn's parts in the turn's
+    order (where a stream of whole calls writes each call where it completes)."""
+    expected = expected_events(source, target, stream=not response)
     turn = streamcalls.accumulate(expected)
     provider = turn.provider
     streamed: dict[int, list[str]] = {}
@@ -389,7 +408,7 @@ def compare(
         got["finish"] = want["finish"]
     want.pop("reinterpreted")
     for key in ("model", "response_id", "finish"):
-        if want[key] is None:
+        if want[key] is None:  # (not named, or a finish the target cannot carry)
             got[key] = None
     if want["finish"] == "error" and not want["errors"] and len(got["errors"]) == 1:
         got["errors"] = []
