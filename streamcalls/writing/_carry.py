@@ -69,8 +69,8 @@ CANNOT_CARRY: Mapping[str, str] = MappingProxyType(
         **{usage_word(field): f"the usage's {field.replace('_', ' ')}" for field in Usage.__struct_fields__},
         "no_usage": "that the stream sent no usage: the target writes the counts its wire always has, "
         "which read back as 0",
-        "error_usage": "the usage of a stream that ended in error: the target's stream ends without its "
-        "counts",
+        "error_usage": "the usage of a stream that ended at a provider error: the target's stream ends "
+        "there, before the counts",
         "error_codes": "a provider error's code",
         "after_error": "what comes after a provider error: the stream ends at the first one",
         "cut_usage": "the usage of a stream that ended in error with no provider error: the target writes "

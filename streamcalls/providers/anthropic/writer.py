@@ -188,6 +188,7 @@ class AnthropicTarget(Target):
             "error_codes",
             "after_error",
             "error_usage",
+            "cut_usage",
         }
     )
     response_cannot_carry = frozenset({"finish_words"})
