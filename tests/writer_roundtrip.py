@@ -19,7 +19,8 @@ carries (``Target.cannot_carry``, the words of
   reason, the usage (its total is the input and output together, as
   :class:`~streamcalls.Usage` says: where a stream sent two of the three, the
   third is what they tell; a count the events did not have may read back
-  as 0), the model and the response id where the events named them.
+  as 0 -- all of them, where the target cannot carry ``"no_usage"``), the
+  model and the response id where the events named them.
 
 What no provider's wire carries is never compared: parse errors (the bytes
 read back have none unless the stream ended in error), a failed call's raw
@@ -173,7 +174,8 @@ def expected_events(events: Sequence[Event], target: type[Target], *, stream: bo
     """The events as ``target`` can write them: failed calls left out by a target of whole calls, and
     in its ``stream``, each call where it completes (its start moved there: it is written then); after the
     first provider error nothing but the finish, ``"error"``, where the target's stream ends there; no
-    usage on a stream it writes cut off (``"cut_usage"``: an error with no provider error).
+    usage on a stream it writes cut off (``"cut_usage"``: an error with no provider error), nor on one
+    that ends at a provider error (``"error_usage"``).
     The parser's rules for the finish: ``"stop"`` after a provider error is ``"error"``, and after a
     completed call ``"tool_calls"``; a target with no word for ``"tool_calls"`` writes ``"stop"``."""
     out: list[Event] = []
@@ -207,7 +209,7 @@ def expected_events(events: Sequence[Event], target: type[Target], *, stream: bo
                 reason = "error"
             elif completed and reason == "stop":
                 reason = "tool_calls"
-            if reason == "error" and "cut_usage" in cannot and not reported:
+            if reason == "error" and ("error_usage" if reported else "cut_usage") in cannot:
                 usage = None
             if (reason, usage) != (finished.reason, finished.usage):
                 event = StreamFinished(reason, usage)
@@ -292,10 +294,16 @@ def view(
                     (part.encrypted, "encrypted_reasoning"),
                 )
             )
+            redacted = sealed[1]
+            if redacted is not None and "redacted_apart" in cannot and (part.text or sealed[0] is not None):
+                sealed = (sealed[0], None, sealed[2])  # the redacted content is a block of its own, after
+            else:
+                redacted = None
             kept = [item for item in (names, sealed) if item is not None and any(v is not None for v in item)]
-            if not part.text and not kept:
-                continue
-            parts.append(("reasoning", part.text, tuple(kept)))
+            if part.text or kept:
+                parts.append(("reasoning", part.text, tuple(kept)))
+            if redacted is not None:
+                parts.append(("reasoning", "", ((None, redacted, None),)))
         else:
             call = cast(ToolCall, part)
             match = next(
