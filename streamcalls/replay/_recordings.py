@@ -54,7 +54,7 @@ class Recording(msgspec.Struct, frozen=True):
     the conversation (turn 2, 3, ...): the replay server answers a request
     whose messages end with tool results with the next one.
     ``translated_from`` is set on another provider's recording written as
-    this provider's stream (:mod:`._translate`): the recorded turn it was
+    this provider's stream (by the replay server): the recorded turn it was
     written from.
     """
 
