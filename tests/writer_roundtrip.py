@@ -14,9 +14,12 @@ carries (``Target.cannot_carry``, the words of
   stream only (the exact-turns rule) --, each call's id, name, arguments,
   argument text as the model wrote it and Gemini's signature (own stream);
 - the failed calls, the provider errors (message and code), the finish
-  reason, the usage (a total the provider did not send counts as the sum of
-  input and output, as :class:`~streamcalls.Usage` says), the model and the
-  response id where the events named them.
+  reason, the usage (its total is the input and output together, as
+  :class:`~streamcalls.Usage` says: where a stream sent two of the three, the
+  third is what they tell; zeros read back for none where the target cannot
+  carry ``"no_usage"``, none for a stream that ended in error where it cannot
+  carry ``"error_usage"``), the model and the response id where the events
+  named them.
 
 What no provider's wire carries is never compared: parse errors (the bytes
 read back have none unless the stream ended in error), a failed call's raw
@@ -36,6 +39,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
+
+import msgspec
 
 import streamcalls
 from streamcalls import (
@@ -119,14 +124,37 @@ def closed(items: Sequence[Item]) -> list[Event]:
     return events
 
 
+def with_wire_ids(events: Sequence[Event]) -> list[Event]:
+    """The events with each call's id as a stream writes it: the one it started with.  (A call found in
+    the text may end with the model's own id, given after it started; a stream has sent the first.)"""
+    started: dict[int, str] = {}
+    out: list[Event] = []
+    for event in events:
+        if type(event) is ToolCallStarted:
+            started[event.index] = event.id
+        elif type(event) is ToolCallCompleted:
+            call = event.call
+            wire = started.get(call.index, call.id)
+            if wire != call.id:
+                event = ToolCallCompleted(msgspec.structs.replace(call, id=wire))
+        elif type(event) is ToolCallFailed:
+            wire = started.get(event.index, event.id)
+            if wire != event.id:
+                event = msgspec.structs.replace(event, id=wire)
+        out.append(event)
+    return out
+
+
 def expected_events(events: Sequence[Event], target: type[Target]) -> list[Event]:
     """The events as ``target`` can write them: failed calls left out by a target of whole calls; after
-    the first provider error nothing but the finish, ``"error"``, where the target's stream ends there."""
+    the first provider error nothing but the finish, ``"error"``, where the target's stream ends there.
+    The parser's rules for the finish: ``"stop"`` after a provider error is ``"error"``, and after a
+    completed call ``"tool_calls"``."""
     out: list[Event] = []
     failed = {e.index for e in events if type(e) is ToolCallFailed}
     drop_failed = "failed_calls" in target.cannot_carry
     cut_at_error = "after_error" in target.cannot_carry
-    errored = False
+    errored = reported = completed = False
     for event in events:
         kind = type(event)
         if errored and kind is not StreamFinished:
@@ -134,11 +162,17 @@ def expected_events(events: Sequence[Event], target: type[Target]) -> list[Event
         if drop_failed and isinstance(event, (ToolCallStarted, ToolCallDelta, ToolCallFailed)):
             if event.index in failed:
                 continue
-        if kind is StreamFinished and errored:
-            event = StreamFinished("error", cast(StreamFinished, event).usage)
+        if kind is StreamFinished:
+            finished = cast(StreamFinished, event)
+            if errored or (reported and finished.reason == "stop"):
+                event = StreamFinished("error", finished.usage)
+            elif completed and finished.reason == "stop":
+                event = StreamFinished("tool_calls", finished.usage)
         out.append(event)
-        if kind is ProviderError and cut_at_error:
-            errored = True
+        if kind is ProviderError:
+            reported = True
+            errored = cut_at_error
+        completed = completed or kind is ToolCallCompleted
     return out
 
 
@@ -158,8 +192,14 @@ def _usage(usage: Usage | None, dropped: frozenset[str]) -> dict[str, int]:
     if usage is None:
         return {}
     fields = {name: getattr(usage, name) for name in Usage.__struct_fields__}
-    if fields["total_tokens"] is None and None not in (fields["input_tokens"], fields["output_tokens"]):
-        fields["total_tokens"] = fields["input_tokens"] + fields["output_tokens"]
+    # The total is the input and output together: any two of them tell the third.
+    total, given, made = fields["total_tokens"], fields["input_tokens"], fields["output_tokens"]
+    if total is None and given is not None and made is not None:
+        fields["total_tokens"] = given + made
+    elif total is not None and given is None and made is not None:
+        fields["input_tokens"] = total - made
+    elif total is not None and made is None and given is not None:
+        fields["output_tokens"] = total - given
     return {k: v for k, v in fields.items() if v is not None and f"usage.{k}" not in dropped}
 
 
@@ -207,13 +247,16 @@ def view(
                     (part.encrypted, "encrypted_reasoning"),
                 )
             )
-            kept = [item for item in (names, sealed) if item is not None and any(v is not None for v in item)]
-            if not part.text and not kept:
-                continue
-            if "reasoning_blocks" in cannot and parts and parts[-1][0] == "reasoning":
-                parts[-1] = ("reasoning", parts[-1][1] + part.text, parts[-1][2] + tuple(kept))
+            redacted = sealed[1]
+            if redacted is not None and "redacted_apart" in cannot and (part.text or sealed[0] is not None):
+                sealed = (sealed[0], None, sealed[2])  # the redacted content is a block of its own, after
             else:
+                redacted = None
+            kept = [item for item in (names, sealed) if item is not None and any(v is not None for v in item)]
+            if part.text or kept:
                 parts.append(("reasoning", part.text, tuple(kept)))
+            if redacted is not None:
+                parts.append(("reasoning", "", ((None, redacted, None),)))
         else:
             call = cast(ToolCall, part)
             match = next(
@@ -246,6 +289,14 @@ def view(
         grouped += [("text", text, None)] if text else []
         grouped += [part for part in parts if part[0] == "call"]
         parts = grouped
+    if "reasoning_blocks" in cannot:  # adjacent blocks read back as one
+        merged: list[tuple[Any, ...]] = []
+        for part in parts:
+            if part[0] == "reasoning" and merged and merged[-1][0] == "reasoning":
+                merged[-1] = ("reasoning", merged[-1][1] + part[1], merged[-1][2] + part[2])
+            else:
+                merged.append(part)
+        parts = merged
     finish = turn.finish_reason
     if finish is not None and f"finish.{finish}" in cannot:
         finish = None
@@ -259,7 +310,7 @@ def view(
         "failures": sorted(failures, key=repr),
         "errors": errors,
         "finish": finish,
-        "usage": _usage(turn.usage, cannot),
+        "usage": {} if finish == "error" and "error_usage" in cannot else _usage(turn.usage, cannot),
         "model": turn.model if "model" not in cannot else None,
         "response_id": turn.response_id if "response_id" not in cannot else None,
         "reinterpreted": reinterpreted,
@@ -305,6 +356,8 @@ def compare(
     for key in ("model", "response_id"):
         if want[key] is None:
             got[key] = None
+    if turn.usage is None and "no_usage" in target.cannot_carry | dropped and not any(got["usage"].values()):
+        got["usage"] = {}  # the counts a wire always has, written as 0
     assert got == want, f"{target.name}: read back differs\n got: {got}\nwant: {want}"
     if want["finish"] != "error" and turn.finish_reason != "error":
         problems = [e for e in back if type(e) is ParseError]
@@ -316,7 +369,7 @@ def check_round_trip(
 ) -> bytes:
     """Write ``items`` as ``target``'s stream and read the bytes back, whole, one byte at a time and at
     each of ``splits``; each reading is compared with the events.  Returns the bytes written."""
-    source = closed(items)
+    source = with_wire_ids(closed(items))
     cls = TARGETS[target]
     body = streamcalls.write_stream(items, target)  # type: ignore[arg-type]
     whole = read_back(body, target)

@@ -56,6 +56,8 @@ CANNOT_CARRY: Mapping[str, str] = MappingProxyType(
         "reasoning_names": "a reasoning block's id, kind and format, for its own provider",
         "reasoning_signatures": "the signatures on reasoning blocks, for their own provider",
         "redacted_reasoning": "redacted reasoning (Anthropic's, Bedrock's), for its own provider",
+        "redacted_apart": "redacted reasoning on a block that has text or a signature too: the target "
+        "writes it as a block of its own, after",
         "encrypted_reasoning": "encrypted reasoning (a Responses item's, OpenRouter's), for its own provider",
         "text_signatures": "Gemini's signatures on text, for its own provider",
         "part_order": "the order of text, reasoning and calls: the target groups them",
@@ -63,6 +65,10 @@ CANNOT_CARRY: Mapping[str, str] = MappingProxyType(
         "finish.content_filter": 'the finish reason "content_filter": it reads back as another',
         "finish_words": "the provider's own word for the end (provider_reason)",
         **{usage_word(field): f"the usage's {field.replace('_', ' ')}" for field in Usage.__struct_fields__},
+        "no_usage": "that the stream sent no usage: the target writes the counts its wire always has, "
+        "which read back as 0",
+        "error_usage": "the usage of a stream that ended in error: the target's stream ends without its "
+        "counts",
         "error_codes": "a provider error's code",
         "after_error": "what comes after a provider error: the stream ends at the first one",
         "model": "the model's name",

@@ -14,21 +14,27 @@ types; no ``[DONE]``).  What each event writes:
   :func:`~streamcalls.encode_turn` takes a turn), each block as it came -- a
   ``thinking`` block with a ``thinking_delta`` per delta and its signature in
   a ``signature_delta`` at its end, or a ``redacted_thinking`` block with its
-  ``data``; from another provider, the text of each block that has text as a
+  ``data`` (after the ``thinking`` block, for a block that had both: a block
+  holds one or the other); from another provider, the text of each block that has text as a
   ``thinking`` block with no ``signature_delta`` (the SDK shows it with
   ``signature: ""``; Anthropic refuses such a block in a request, so a client
   that sends the turn back to Anthropic itself must drop it, as
   :func:`~streamcalls.encode_turn` does); another provider's signatures,
   redacted and encrypted reasoning are not written;
 - a call: a ``tool_use`` block (its id, or a generated ``toolu_...``; ``input:
-  {}``), an ``input_json_delta`` per argument fragment (a call that completed
-  with none gets its arguments' JSON in one), ``content_block_stop``.  A failed
-  call's block is left open where it failed: a provider error after it fails
-  it again for the reader (as the API's own error would); at the finish it
-  stops, and the reader ends it on the fragments it got;
+  {}``), an ``input_json_delta`` per argument fragment, ``content_block_stop``.
+  ``input`` is an object, so fragments are written once they open one (``{``
+  after any whitespace); argument text that opens anything else (a JSON string
+  holding the object, as some servers stream it) is held, and the call's
+  decoded arguments are written in one delta when it completes -- as they are
+  for a call that completed with no fragment.  A failed call's block stops
+  where it failed, and the reader ends it on the fragments it got (``{`` for
+  one that wrote none: cut short, not empty);
 - a provider error: ``event: error`` with ``{type: "error", error: {type,
   message}}`` -- the error's code when it is one of Anthropic's error types,
-  else the type Anthropic documents for its status, else ``api_error``;
+  else the type Anthropic documents for its status, else ``api_error``.  The
+  API ends its stream there, and so does the target: nothing after the first
+  error is written;
 - the finish: ``message_delta`` (``stop_reason``: the provider's own word when
   it is one of Anthropic's, else ``end_turn``, ``tool_use``, ``max_tokens`` or
   ``refusal`` for the reason; the usage, cumulative as Anthropic's is: the
@@ -40,6 +46,14 @@ types; no ``[DONE]``).  What each event writes:
 Text, reasoning and calls are content blocks numbered from 0 in the order
 they start; calls that overlap one another or text keep their own blocks
 open, each delta naming its block's index.
+
+What it cannot carry (:attr:`AnthropicTarget.cannot_carry`): a reasoning
+block's id and kind, redacted content on a block with text or a signature
+(a block of its own, after it), encrypted reasoning, Gemini's signatures,
+the argument text where it is not an object's, the reasoning and total
+token counts, the absence of usage (the API always sends counts: 0), error
+codes that are not Anthropic's, anything after an error, and the usage of a
+stream that ended in error.
 """
 
 from __future__ import annotations
@@ -144,6 +158,12 @@ def _delta_head(index: int, kind: bytes, field: bytes) -> bytes:
 _DELTA_TAIL = b"}}\n\n"
 
 
+def opens_object(text: str) -> bool | None:
+    """Does argument text that starts with ``text`` open a JSON object?  None while it is only whitespace."""
+    stripped = text.lstrip(" \t\r\n")
+    return stripped[0] == "{" if stripped else None
+
+
 @register
 class AnthropicTarget(Target):
     """Anthropic Messages' stream (``/v1/messages`` with ``stream: true``)."""
@@ -152,16 +172,35 @@ class AnthropicTarget(Target):
     headers = MappingProxyType({"content-type": "text/event-stream", "cache-control": "no-cache"})
     response_id_prefix = "msg_"
     call_id_prefix = "toolu_"
+    cannot_carry = frozenset(
+        {
+            "argument_text",
+            "reasoning_names",
+            "redacted_apart",
+            "encrypted_reasoning",
+            "text_signatures",
+            "call_signatures",
+            "usage.total_tokens",
+            "usage.reasoning_tokens",
+            "no_usage",
+            "error_codes",
+            "after_error",
+            "error_usage",
+        }
+    )
+    response_cannot_carry = frozenset({"finish_words"})
 
-    __slots__ = ("_blocks", "_calls", "_failed", "_own", "_thinking")
+    __slots__ = ("_blocks", "_calls", "_ended", "_heads", "_held", "_own", "_thinking")
 
     def __init__(self, stream: Stream) -> None:
         super().__init__(stream)
         self._blocks = 0  # content blocks started
         self._calls: dict[int, int] = {}  # call index -> its content block's index
-        self._failed: list[tuple[Call, int]] = []  # failed calls and their content blocks, left open
+        self._heads: dict[int, bytes] = {}  # call index -> its delta records' head, until it opens an object
+        self._held: dict[int, str | None] = {}  # call index -> its whitespace so far; None: opened no object
         self._thinking: int | None = None  # the open reasoning block's content index, once written
         self._own = False  # the stream is Anthropic's: its reasoning goes back as it came
+        self._ended = False  # an error ended the stream: nothing more is written
 
     def _next(self) -> int:
         index = self._blocks
@@ -186,16 +225,19 @@ class AnthropicTarget(Target):
     # -- text ------------------------------------------------------------------------------------------
 
     def text_start(self, block: Block) -> bytes:
+        if self._ended:
+            return b""
         index = self._next()
         block.id = str(index)
         block.memo = _delta_head(index, b"text_delta", b"text")
         return _block_start(index, {"type": "text", "text": ""})
 
     def text(self, block: Block, text: str) -> bytes:
-        return block.memo + json(text) + _DELTA_TAIL
+        memo = block.memo  # b"" after an error
+        return memo + json(text) + _DELTA_TAIL if memo else b""
 
     def text_end(self, block: Block, signature: str | None) -> bytes:
-        return _block_stop(int(block.id))
+        return _block_stop(int(block.id)) if block.memo else b""
 
     # -- reasoning: a block is written once it has something to write ------------------------------------
 
@@ -209,81 +251,116 @@ class AnthropicTarget(Target):
         return _block_start(index, {"type": "thinking", "thinking": "", "signature": ""})
 
     def reasoning(self, block: Block, text: str) -> bytes:
-        out = self._open_thinking(block) if self._thinking is None else b""
-        return out + block.memo + json(text) + _DELTA_TAIL
+        if self._thinking is None:
+            if self._ended:
+                return b""
+            return self._open_thinking(block) + block.memo + json(text) + _DELTA_TAIL
+        return block.memo + json(text) + _DELTA_TAIL
 
     def reasoning_end(self, block: Block, completed: ReasoningCompleted) -> bytes:
+        """The thinking block stops, after its signature (Anthropic's stream's own); its redacted content
+        (the same stream's) is a ``redacted_thinking`` block of its own -- after it, where the block had
+        text or a signature too, since Anthropic's blocks hold one or the other."""
+        if self._ended:
+            return b""
         index = self._thinking
-        own = self._own
-        if index is None:  # a block without text
-            if not own:
-                return b""  # another provider's redacted or encrypted reasoning, or nothing
-            if completed.redacted is not None:
-                index = self._next()
-                data = {"type": "redacted_thinking", "data": completed.redacted}
-                return _block_start(index, data) + _block_stop(index)
-            if completed.signature is None:
-                return b""
+        self._thinking = None
+        if not self._own:
+            return b"" if index is None else _block_stop(index)
+        out = b""
+        signature, redacted = completed.signature, completed.redacted
+        if index is None and signature is not None:  # a signature on no text
             out = self._open_thinking(block)
             index = self._thinking
-            assert index is not None
-        else:
-            out = b""
-        self._thinking = None
-        signature = completed.signature
-        if own and signature is not None:
-            out += _delta_head(index, b"signature_delta", b"signature") + json(signature) + _DELTA_TAIL
-        return out + _block_stop(index)
+            self._thinking = None
+        if index is not None:
+            if signature is not None:
+                out += _delta_head(index, b"signature_delta", b"signature") + json(signature) + _DELTA_TAIL
+            out += _block_stop(index)
+        if redacted is not None:
+            index = self._next()
+            data = {"type": "redacted_thinking", "data": redacted}
+            out += _block_start(index, data) + _block_stop(index)
+        return out
 
-    # -- calls -----------------------------------------------------------------------------------------
+    # -- calls: ``call.memo`` is the delta records' head once the argument text opened an object -------------
 
     def call_start(self, call: Call) -> bytes:
+        if self._ended:
+            return b""
         index = self._calls[call.index] = self._next()
-        call.memo = _delta_head(index, b"input_json_delta", b"partial_json")
+        self._heads[call.index] = _delta_head(index, b"input_json_delta", b"partial_json")
         return _block_start(index, {"type": "tool_use", "id": call.id, "name": call.name, "input": {}})
 
     def call_delta(self, call: Call, fragment: str) -> bytes:
-        return call.memo + json(fragment) + _DELTA_TAIL
+        memo = call.memo
+        if memo:
+            return memo + json(fragment) + _DELTA_TAIL
+        return self._first_fragment(call, fragment)
+
+    def _first_fragment(self, call: Call, fragment: str) -> bytes:
+        """A fragment of a call whose text has not opened an object yet: written, with the whitespace
+        before it, if it opens one; else held."""
+        number = call.index
+        if number not in self._heads:  # started after an error
+            return b""
+        held = self._held.get(number, "")
+        if held is None:  # it opened something else: the arguments come whole at its end
+            return b""
+        text = held + fragment
+        opens = opens_object(text)
+        if opens is None:
+            self._held[number] = text
+            return b""
+        if not opens:
+            self._held[number] = None
+            return b""
+        self._held.pop(number, None)
+        memo = call.memo = self._heads[number]
+        return memo + json(text) + _DELTA_TAIL
 
     def call_end(self, call: Call, completed: ToolCall) -> bytes:
-        index = self._calls.pop(call.index)
+        number = call.index
+        head = self._heads.pop(number, None)
+        if head is None:  # started after an error
+            return b""
+        self._held.pop(number, None)
         out = b""
-        if not call.streamed and completed.arguments:
-            out = call.memo + json(completed.arguments_json) + _DELTA_TAIL
-        return out + _block_stop(index)
+        if not call.memo and completed.arguments:
+            out = head + json(completed.arguments_json) + _DELTA_TAIL
+        return out + _block_stop(self._calls.pop(number))
 
     def call_failed(self, call: Call, failed: ToolCallFailed) -> bytes:
-        self._failed.append((call, self._calls.pop(call.index)))
-        return b""
-
-    def _stop_failed(self) -> bytes:
-        """The blocks of the calls that failed, stopped; one with no fragment gets ``{``, so that it
-        reads as cut short (failed), not as a call without arguments."""
-        out = []
-        for call, index in self._failed:
-            if not call.streamed:
-                out.append(call.memo + b'"{"' + _DELTA_TAIL)
-            out.append(_block_stop(index))
-        self._failed.clear()
-        return b"".join(out)
+        """Its block stops where it failed, and the reader ends it on the fragments it got: failed where
+        they are cut short -- ``{`` for one whose text opened no object, not a call without arguments --
+        and completed where they are a whole object (no wire marks a call failed)."""
+        number = call.index
+        head = self._heads.pop(number, None)
+        if head is None:  # started after an error
+            return b""
+        self._held.pop(number, None)
+        last = b"" if call.memo else head + b'"{"' + _DELTA_TAIL
+        return last + _block_stop(self._calls.pop(number))
 
     # -- errors and the end ----------------------------------------------------------------------------
 
     def error(self, error: ProviderError) -> bytes:
+        if self._ended:
+            return b""
+        self._ended = True
         payload = {"type": "error", "error": {"type": error_type(error), "message": error.message}}
         return _event(b"error", json(payload))
 
     def finish(self, finished: StreamFinished) -> bytes:
         reason = stop_reason(finished.reason, finished.provider_reason)
-        if reason is None:  # an error: the stream ends where it broke
+        if reason is None or self._ended:  # an error: the stream ends where it broke
             return b""
-        out = self._stop_failed()
         delta = {
             "type": "message_delta",
             "delta": {"stop_reason": reason, "stop_sequence": None},
             "usage": wire_usage(finished.usage),
         }
-        return out + _event(b"message_delta", json(delta)) + _MESSAGE_STOP
+        return _event(b"message_delta", json(delta)) + _MESSAGE_STOP
 
 
 _MESSAGE_STOP = _event(b"message_stop", b'{"type":"message_stop"}')

@@ -15,29 +15,40 @@ event writes:
 - reasoning, by the exact-turns rule (signed reasoning goes only to its own
   provider): ``delta{reasoningContent{text}}`` per delta; from a Bedrock
   stream (or one that names no provider) its ``signature`` and
-  ``redactedContent`` (base64 in the JSON, as AWS sends a blob) as the block's
-  last deltas; from another provider, only the text of blocks that have text;
+  ``redactedContent`` (base64 in the JSON, as AWS sends a blob: a value that
+  is not base64 is no blob's, and is not written) as the block's last
+  deltas; from another provider, only the text of blocks that have text;
 - a call: ``contentBlockStart{start{toolUse{toolUseId, name}}}`` (its id, or a
-  generated ``tooluse_...``), ``delta{toolUse{input}}`` per argument fragment
-  (a call that completed with none gets its arguments' JSON in one),
-  ``contentBlockStop``; a failed call's block is left open where it failed (a
-  provider error after it fails it again for the reader), and stops at the
-  finish;
+  generated ``tooluse_...``), ``delta{toolUse{input}}`` per argument fragment,
+  ``contentBlockStop``.  The input is an object's JSON, so fragments are
+  written once they open one; argument text that opens anything else (a JSON
+  string holding the object) is held, and the decoded arguments are written
+  in one delta when the call completes -- as they are for a call that
+  completed with no fragment.  A failed call's block stops where it failed
+  (after ``{`` if it wrote nothing: cut short, not empty);
 - a provider error: an exception message (``:message-type: exception``,
   ``:exception-type``) with ``{"message"}``: the error's code when it is one of
   the stream's exceptions, else the one for its status; any other code goes
   in an error message (``:message-type: error``, ``:error-code``,
-  ``:error-message``, no payload), which carries it as it is;
+  ``:error-message``, no payload), which carries it as it is.  Either ends a
+  Bedrock stream, and the target's: nothing after the first is written;
 - the finish: ``messageStop{stopReason}`` (the provider's own word when it is
   one of Bedrock's, else ``end_turn``, ``tool_use``, ``max_tokens``,
   ``content_filtered``, or ``malformed_model_output`` for a stream that ended
-  in error; nothing after a provider error, which ends a Bedrock stream),
-  then ``metadata{usage, metrics{latencyMs: 0}}`` when the stream sent usage
-  (the input count without the cache reads and writes, which are apart).
+  in error), then ``metadata{usage, metrics{latencyMs: 0}}`` when the stream
+  sent usage (the input count without the cache reads and writes, which are
+  apart).
 
 Text, reasoning and calls are content blocks numbered from 0 in the order
 they start; calls that overlap one another or text keep their own blocks
 open, each delta naming its block's index.
+
+What it cannot carry (:attr:`BedrockTarget.cannot_carry`): the model and the
+response id (the stream names neither), a reasoning block's id and kind,
+encrypted reasoning, Gemini's signatures, the argument text where it is not
+an object's, the reasoning token count, an error without a code (it is
+written as an exception, which has one), anything after an error, and so the
+usage of a stream that ended in one.
 """
 
 from __future__ import annotations
@@ -61,7 +72,15 @@ from ..._events import (
 from ...writing import Block, Call, Stream, Target, register
 from ...writing._sse import json
 
-__all__ = ("STOP_REASONS", "BedrockTarget", "exception_type", "frame", "stop_reason", "wire_usage")
+__all__ = (
+    "STOP_REASONS",
+    "BedrockTarget",
+    "exception_type",
+    "frame",
+    "is_base64",
+    "stop_reason",
+    "wire_usage",
+)
 
 STOP_REASONS = {
     "end_turn": "stop",
@@ -143,7 +162,14 @@ _crc32 = zlib.crc32
 _HEADER_MAX = 0xFFFF  # a string header's length is a u16
 
 
-def _is_base64(text: str) -> bool:
+def opens_object(text: str) -> bool | None:
+    """Does argument text that starts with ``text`` open a JSON object?  None while it is only whitespace."""
+    stripped = text.lstrip(" \t\r\n")
+    return stripped[0] == "{" if stripped else None
+
+
+def is_base64(text: str) -> bool:
+    """Is ``text`` base64 (how a JSON body holds a blob, such as redacted reasoning)?"""
     try:
         base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
@@ -201,16 +227,34 @@ class BedrockTarget(Target):
     media_type = "application/vnd.amazon.eventstream"
     headers = MappingProxyType({"content-type": "application/vnd.amazon.eventstream"})
     call_id_prefix = "tooluse_"
+    cannot_carry = frozenset(
+        {
+            "model",
+            "response_id",
+            "argument_text",
+            "reasoning_names",
+            "encrypted_reasoning",
+            "text_signatures",
+            "call_signatures",
+            "usage.reasoning_tokens",
+            "error_codes",
+            "after_error",
+            "error_usage",
+        }
+    )
+    response_cannot_carry = frozenset({"finish_words", "redacted_apart", "no_usage"})
 
-    __slots__ = ("_blocks", "_calls", "_failed", "_own", "_reasoning")
+    __slots__ = ("_blocks", "_calls", "_ended", "_heads", "_held", "_own", "_reasoning")
 
     def __init__(self, stream: Stream) -> None:
         super().__init__(stream)
         self._blocks = 0  # content blocks begun
         self._calls: dict[int, int] = {}  # call index -> its content block's index
-        self._failed: list[tuple[Call, int]] = []  # failed calls and their content blocks, left open
+        self._heads: dict[int, bytes] = {}  # call index -> its delta payloads' head, until it opens an object
+        self._held: dict[int, str | None] = {}  # call index -> its whitespace so far; None: opened no object
         self._reasoning: int | None = None  # the open reasoning block's content index, once written
         self._own = False  # the stream is Bedrock's: its signatures and redacted content go back
+        self._ended = False  # an error ended the stream: nothing more is written
 
     def _next(self) -> int:
         index = self._blocks
@@ -224,16 +268,18 @@ class BedrockTarget(Target):
     # -- text ------------------------------------------------------------------------------------------
 
     def text_start(self, block: Block) -> bytes:
-        index = self._next()
-        block.id = str(index)
-        block.memo = _delta_head(index, _TEXT)
+        if not self._ended:
+            index = self._next()
+            block.id = str(index)
+            block.memo = _delta_head(index, _TEXT)
         return b""
 
     def text(self, block: Block, text: str) -> bytes:
-        return frame(_DELTA, block.memo + json(text) + b"}}")
+        memo = block.memo  # b"" after an error
+        return frame(_DELTA, memo + json(text) + b"}}") if memo else b""
 
     def text_end(self, block: Block, signature: str | None) -> bytes:
-        return _stop(int(block.id))
+        return _stop(int(block.id)) if block.memo else b""
 
     # -- reasoning: a block is written once it has something to write ------------------------------------
 
@@ -249,14 +295,18 @@ class BedrockTarget(Target):
         return index
 
     def reasoning(self, block: Block, text: str) -> bytes:
+        if self._ended:
+            return b""
         self._reasoning_index(block)
         return frame(_DELTA, block.memo + json(text) + b"}}}")
 
     def reasoning_end(self, block: Block, completed: ReasoningCompleted) -> bytes:
+        if self._ended:
+            return b""
         out = b""
         if self._own:
             redacted = completed.redacted
-            if redacted is not None and not _is_base64(redacted):
+            if redacted is not None and not is_base64(redacted):
                 redacted = None  # not a blob's base64: not Bedrock's redacted content
             for key, value in (("signature", completed.signature), ("redactedContent", redacted)):
                 if value is not None:
@@ -267,42 +317,72 @@ class BedrockTarget(Target):
         self._reasoning = None
         return out if written is None else out + _stop(written)
 
-    # -- calls -----------------------------------------------------------------------------------------
+    # -- calls: ``call.memo`` is the delta payloads' head once the argument text opened an object ----------
 
     def call_start(self, call: Call) -> bytes:
+        if self._ended:
+            return b""
         index = self._calls[call.index] = self._next()
-        call.memo = _delta_head(index, _INPUT)
+        self._heads[call.index] = _delta_head(index, _INPUT)
         use = {"toolUseId": call.id, "name": call.name}
         return frame(_START, json({"contentBlockIndex": index, "start": {"toolUse": use}}))
 
     def call_delta(self, call: Call, fragment: str) -> bytes:
-        return frame(_DELTA, call.memo + json(fragment) + b"}}}")
+        memo = call.memo
+        if memo:
+            return frame(_DELTA, memo + json(fragment) + b"}}}")
+        return self._first_fragment(call, fragment)
+
+    def _first_fragment(self, call: Call, fragment: str) -> bytes:
+        """A fragment of a call whose text has not opened an object yet: written, with the whitespace
+        before it, if it opens one; else held."""
+        number = call.index
+        if number not in self._heads:  # started after an error
+            return b""
+        held = self._held.get(number, "")
+        if held is None:  # it opened something else: the arguments come whole at its end
+            return b""
+        text = held + fragment
+        opens = opens_object(text)
+        if opens is None:
+            self._held[number] = text
+            return b""
+        if not opens:
+            self._held[number] = None
+            return b""
+        self._held.pop(number, None)
+        memo = call.memo = self._heads[number]
+        return frame(_DELTA, memo + json(text) + b"}}}")
 
     def call_end(self, call: Call, completed: ToolCall) -> bytes:
-        index = self._calls.pop(call.index)
+        number = call.index
+        head = self._heads.pop(number, None)
+        if head is None:  # started after an error
+            return b""
+        self._held.pop(number, None)
         out = b""
-        if not call.streamed and completed.arguments:
-            out = frame(_DELTA, call.memo + json(completed.arguments_json) + b"}}}")
-        return out + _stop(index)
+        if not call.memo and completed.arguments:
+            out = frame(_DELTA, head + json(completed.arguments_json) + b"}}}")
+        return out + _stop(self._calls.pop(number))
 
     def call_failed(self, call: Call, failed: ToolCallFailed) -> bytes:
-        self._failed.append((call, self._calls.pop(call.index)))
-        return b""
-
-    def _stop_failed(self) -> bytes:
-        """The blocks of the calls that failed, stopped; one with no fragment gets ``{``, so that it
-        reads as cut short (failed), not as a call without arguments."""
-        out = []
-        for call, index in self._failed:
-            if not call.streamed:
-                out.append(frame(_DELTA, call.memo + b'"{"}}}'))
-            out.append(_stop(index))
-        self._failed.clear()
-        return b"".join(out)
+        """Its block stops where it failed, and the reader ends it on the fragments it got: failed where
+        they are cut short -- ``{`` for one whose text opened no object, not a call without arguments --
+        and completed where they are a whole object (no wire marks a call failed)."""
+        number = call.index
+        head = self._heads.pop(number, None)
+        if head is None:  # started after an error
+            return b""
+        self._held.pop(number, None)
+        last = b"" if call.memo else frame(_DELTA, head + b'"{"}}}')
+        return last + _stop(self._calls.pop(number))
 
     # -- errors and the end ----------------------------------------------------------------------------
 
     def error(self, error: ProviderError) -> bytes:
+        if self._ended:
+            return b""
+        self._ended = True
         name = exception_type(error)
         if name is None:
             code, message = error.code.encode(), error.message.encode()  # type: ignore[union-attr]
@@ -318,11 +398,10 @@ class BedrockTarget(Target):
         return frame(headers, json({"message": error.message}))
 
     def finish(self, finished: StreamFinished) -> bytes:
-        if finished.reason == "error" and self.stream.errors and finished.provider_reason not in STOP_REASONS:
+        if self._ended:
             return b""  # the exception ended the stream
-        out = self._stop_failed()
         reason = stop_reason(finished.reason, finished.provider_reason)
-        out += _event("messageStop", {"stopReason": reason})
+        out = _event("messageStop", {"stopReason": reason})
         if finished.usage is not None:
             out += _event("metadata", {"usage": wire_usage(finished.usage), "metrics": {"latencyMs": 0}})
         return out
