@@ -145,7 +145,10 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         ("Open-weight text formats, and prose under every detector", textformats.markdown_formats(results)),
         ("Turns: accumulating one, and writing it back", turns.markdown_turns(results, encoding)),
         ("Measured and left out: ijson, on the same bytes", ijson_rows.markdown_ijson(results)),
-        ("Writing a stream back out: the AI SDK's UI message stream", writing.markdown_writing(results)),
+        (
+            "Writing a stream back out: as a chat UI's stream or a provider's",
+            writing.markdown_writing(results),
+        ),
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),
         ("Endurance and load", _endurance_and_load(long_run, loaded)),

@@ -145,16 +145,22 @@ def with_wire_ids(events: Sequence[Event]) -> list[Event]:
     return out
 
 
-def expected_events(events: Sequence[Event], target: type[Target]) -> list[Event]:
-    """The events as ``target`` can write them: failed calls left out by a target of whole calls; after
-    the first provider error nothing but the finish, ``"error"``, where the target's stream ends there.
+def expected_events(events: Sequence[Event], target: type[Target], *, stream: bool = True) -> list[Event]:
+    """The events as ``target`` can write them: failed calls left out by a target of whole calls, and
+    in its ``stream``, each call where it completes (its start moved there: it is written then); after the
+    first provider error nothing but the finish, ``"error"``, where the target's stream ends there; no
+    usage on a stream it writes cut off (``"cut_usage"``: an error with no provider error).
     The parser's rules for the finish: ``"stop"`` after a provider error is ``"error"``, and after a
-    completed call ``"tool_calls"``."""
+    completed call ``"tool_calls"``; a ``"tool_calls"`` whose calls all failed is ``"stop"`` where the
+    target writes no failed call (its wire says ``"tool_calls"`` by the calls)."""
     out: list[Event] = []
+    cannot = target.cannot_carry
     failed = {e.index for e in events if type(e) is ToolCallFailed}
-    drop_failed = "failed_calls" in target.cannot_carry
-    cut_at_error = "after_error" in target.cannot_carry
+    drop_failed = "failed_calls" in cannot
+    whole_calls = stream and "argument_deltas" in cannot
+    cut_at_error = "after_error" in cannot
     errored = reported = completed = False
+    held: dict[int, list[Event]] = {}  # a whole-call target's open calls: written at their end
     for event in events:
         kind = type(event)
         if errored and kind is not StreamFinished:
@@ -162,12 +168,26 @@ def expected_events(events: Sequence[Event], target: type[Target]) -> list[Event
         if drop_failed and isinstance(event, (ToolCallStarted, ToolCallDelta, ToolCallFailed)):
             if event.index in failed:
                 continue
+        if whole_calls:
+            if isinstance(event, (ToolCallStarted, ToolCallDelta)):
+                held.setdefault(event.index, []).append(event)
+                continue
+            if isinstance(event, (ToolCallCompleted, ToolCallFailed)):
+                index = event.call.index if isinstance(event, ToolCallCompleted) else event.index
+                out += held.pop(index, [])
         if kind is StreamFinished:
             finished = cast(StreamFinished, event)
-            if errored or (reported and finished.reason == "stop"):
-                event = StreamFinished("error", finished.usage)
-            elif completed and finished.reason == "stop":
-                event = StreamFinished("tool_calls", finished.usage)
+            reason, usage = finished.reason, finished.usage
+            if reason == "tool_calls" and drop_failed and not completed:
+                reason = "stop"
+            if errored or (reported and reason == "stop"):
+                reason = "error"
+            elif completed and reason == "stop":
+                reason = "tool_calls"
+            if reason == "error" and "cut_usage" in cannot and not reported:
+                usage = None
+            if (reason, usage) != (finished.reason, finished.usage):
+                event = StreamFinished(reason, usage)
         out.append(event)
         if kind is ProviderError:
             reported = True
@@ -224,7 +244,9 @@ def view(
     parts: list[tuple[Any, ...]] = []
     failures: list[tuple[Any, ...]] = []
     for error in turn.errors:
-        if type(error) is ToolCallFailed:
+        if type(error) is ToolCallFailed and "failed_calls" not in cannot:
+            # (A target that cannot carry failed calls writes none; the only ones it may read back
+            # with are its provider's own, re-made from its wire's words: Gemini's malformed call.)
             failures.append((error.id if ids else None, error.name))
     reinterpreted = False
     pending = list(failed)
@@ -291,11 +313,11 @@ def view(
         parts = grouped
     if "reasoning_blocks" in cannot:  # adjacent blocks read back as one
         merged: list[tuple[Any, ...]] = []
-        for part in parts:
-            if part[0] == "reasoning" and merged and merged[-1][0] == "reasoning":
-                merged[-1] = ("reasoning", merged[-1][1] + part[1], merged[-1][2] + part[2])
+        for entry in parts:
+            if entry[0] == "reasoning" and merged and merged[-1][0] == "reasoning":
+                merged[-1] = ("reasoning", merged[-1][1] + entry[1], merged[-1][2] + entry[2])
             else:
-                merged.append(part)
+                merged.append(entry)
         parts = merged
     finish = turn.finish_reason
     if finish is not None and f"finish.{finish}" in cannot:
@@ -333,10 +355,12 @@ def compare(
     target: type[Target],
     *,
     dropped: frozenset[str] = frozenset(),
+    response: bool = False,
 ) -> None:
     """Assert that ``back`` (read back) is ``source`` (the events written) on what ``target`` carries;
-    ``dropped`` names what else is not compared (a complete response's losses)."""
-    expected = expected_events(source, target)
+    ``dropped`` names what else is not compared (a complete ``response``'s losses: it holds the turn's
+    parts in the turn's order, where a stream of whole calls writes each call where it completes)."""
+    expected = expected_events(source, target, stream=not response)
     turn = streamcalls.accumulate(expected)
     provider = turn.provider
     streamed: dict[int, list[str]] = {}
@@ -353,8 +377,8 @@ def compare(
     if got.pop("reinterpreted") and {want["finish"], got["finish"]} == {"stop", "tool_calls"}:
         got["finish"] = want["finish"]
     want.pop("reinterpreted")
-    for key in ("model", "response_id"):
-        if want[key] is None:
+    for key in ("model", "response_id", "finish"):
+        if want[key] is None:  # (not named, or a finish the target cannot carry)
             got[key] = None
     if turn.usage is None and "no_usage" in target.cannot_carry | dropped and not any(got["usage"].values()):
         got["usage"] = {}  # the counts a wire always has, written as 0

@@ -71,6 +71,8 @@ CANNOT_CARRY: Mapping[str, str] = MappingProxyType(
         "counts",
         "error_codes": "a provider error's code",
         "after_error": "what comes after a provider error: the stream ends at the first one",
+        "cut_usage": "the usage of a stream that ended in error with no provider error: the target writes "
+        "it cut off, with no end to hold the counts",
         "model": "the model's name",
         "response_id": "the response's id",
     }
