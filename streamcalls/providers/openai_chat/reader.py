@@ -131,6 +131,7 @@ class _Choice(msgspec.Struct, gc=False):
 
 class _PromptDetails(msgspec.Struct, gc=False):
     cached_tokens: int | None = None
+    cache_write_tokens: int | None = None
 
 
 class _CompletionDetails(msgspec.Struct, gc=False):
@@ -180,6 +181,7 @@ def _usage(raw: _Usage) -> Usage:
         total_tokens=raw.total_tokens,
         reasoning_tokens=completion.reasoning_tokens if completion else None,
         cache_read_tokens=prompt.cached_tokens if prompt else None,
+        cache_write_tokens=prompt.cache_write_tokens if prompt else None,
     )
 
 
