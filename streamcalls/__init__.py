@@ -52,7 +52,7 @@ from ._parser import ParserState, StreamParser
 from ._partial import PartialArguments
 from ._results import ToolResult
 from ._turn import ReasoningPart, TextPart, Turn, TurnBuilder, accumulate
-from ._writer import StreamWriter, TargetName, write_stream
+from ._writer import StreamWriter, TargetName, write_response, write_stream
 from .codec import (
     Tool,
     ToolContext,
@@ -159,5 +159,6 @@ __all__ = (
     "parse",
     "parse_iter",
     "run_tools",
+    "write_response",
     "write_stream",
 )

@@ -10,7 +10,7 @@ never a call of its own (:meth:`Adapter.feed_arguments`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import msgspec
 
@@ -27,6 +27,12 @@ _decode_plain = msgspec.json.decode
 # The blank space JSON allows between values: text of only these after a
 # call's arguments is nothing; any other character is reported.
 JSON_BLANKS = " \t\r\n"
+
+
+class _Decode(Protocol):
+    """A view decoder's ``decode``."""
+
+    def __call__(self, data: bytes, /) -> Any: ...
 
 
 class Adapter:
@@ -49,19 +55,21 @@ class Adapter:
     view: ClassVar[type[Any]]  # what one record decodes into
     what: ClassVar[str] = "record"  # a record, in error messages
     _decoder: ClassVar[msgspec.json.Decoder[Any]]
+    # The decoder's decode, on the class: read through an instance it is the same function
+    # (a built-in method binds no further), and no parser holds a bound method of its own.
+    _decode: ClassVar[_Decode]
 
-    __slots__ = ("_decode", "_skipped_reported", "emit")
+    __slots__ = ("_skipped_reported", "emit")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "view" in cls.__dict__:
             cls._decoder = msgspec.json.Decoder(cls.view)  # one per provider, made once
+            cls._decode = cls._decoder.decode
 
     def __init__(self, emit: Emitter) -> None:
         self.emit = emit
         self._skipped_reported = False
-        if hasattr(type(self), "_decoder"):
-            self._decode = self._decoder.decode
 
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:

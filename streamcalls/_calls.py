@@ -281,21 +281,25 @@ class CallAssembler:
         call.size += length
         self.held += length
         scanner = call.scanner
-        end = scanner.feed(fragment)
-        if end < 0 and scanner.state != TOO_DEEP:  # the common case: the value goes on
-            if not call.started:
-                self._append(call, fragment)
-                return -1
-            # _append's started case, inlined: this runs once per fragment.
-            try:
-                call.text += fragment.encode()  # (with no arguments: the fastest encode)
-            except UnicodeEncodeError:  # a lone surrogate, from a decoded object
-                call.text += fragment.encode("utf-8", "surrogatepass")
-            self.put(ToolCallDelta(call.index, fragment))
-            if call.patches is not None:
-                call.patches.feed(fragment)
+        # The scanner's own first test, inlined: inside a string, a fragment without a quote or
+        # a backslash changes nothing (the middle of a long string value, most fragments).
+        if not scanner.in_string or scanner.escape or '"' in fragment or "\\" in fragment:
+            end = scanner.feed(fragment)
+            if end >= 0 or scanner.state == TOO_DEEP:
+                return self._after_scan(call, fragment, end)
+        # The common case: the value goes on.
+        if not call.started:
+            self._append(call, fragment)
             return -1
-        return self._after_scan(call, fragment, end)
+        # _append's started case, inlined: this runs once per fragment.
+        try:
+            call.text += fragment.encode()  # (with no arguments: the fastest encode)
+        except UnicodeEncodeError:  # a lone surrogate, from a decoded object
+            call.text += fragment.encode("utf-8", "surrogatepass")
+        self.put(ToolCallDelta(call.index, fragment))
+        if call.patches is not None:
+            call.patches.feed(fragment)
+        return -1
 
     def _append(self, call: Call, fragment: str) -> None:
         call.keep(fragment)

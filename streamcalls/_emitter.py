@@ -20,6 +20,7 @@ reads ``"tool_calls"``; input after the end is reported, not processed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from ._arguments import IdFactory
 from ._calls import CallAssembler, Put
@@ -39,9 +40,19 @@ from ._events import (
 from ._limits import Limits
 from ._statuses import documented_status
 
-__all__ = ("Emitter", "Put", "TextSink", "preview")
+__all__ = ("Emitter", "Put", "TextSink", "Watcher", "preview")
 
 TextSink = Callable[[str], None]
+
+
+class Watcher(Protocol):
+    """What the fallback policy (:mod:`streamcalls._policy`) learns from a stream, through the emitter."""
+
+    def model_named(self, name: str) -> None:
+        """The stream named its model (the first name only)."""
+
+    def provider_found(self, name: str) -> None:
+        """``provider="auto"`` found the stream's provider (before any of its text)."""
 
 
 def preview(raw: bytes | bytearray, limit: int = 200) -> str:
@@ -109,10 +120,11 @@ class Emitter(CallAssembler):
         self.text: TextSink = self._plain_text
         self.texts = 0  # pieces of text given to the channel, once counted (count_texts)
         self.text_end: Callable[[], None] = _nothing
-        # What the model name a stream carries does (set when neither detect= nor model= was given).
-        self.on_model: Callable[[str], None] | None = None
-        # What the provider provider="auto" found does (set while the fallback policy waits for it).
-        self.on_provider: Callable[[str], None] | None = None
+        # Who is told the model name a stream carries (the fallback policy, when neither detect=
+        # nor model= was given), and the provider provider="auto" found (while the policy waits
+        # for it): the object itself, so that a parser holds no bound method for either.
+        self.on_model: Watcher | None = None
+        self.on_provider: Watcher | None = None
         # The provider a decoded first record (with its event name) looks like, as (provider=
         # value, title), if any tells: what an adapter asks of a first record it does not claim.
         self.identify: Callable[[str | None, object], tuple[str, str] | None] | None = None
@@ -133,16 +145,16 @@ class Emitter(CallAssembler):
 
     def model(self, name: str) -> None:
         """The stream named its model: the first name decides the detectors its family adds."""
-        hook = self.on_model
-        if hook is not None and name:
+        watcher = self.on_model
+        if watcher is not None and name:
             self.on_model = None
-            hook(name)
+            watcher.model_named(name)
 
     def provider(self, name: str) -> None:
         """The stream's provider is known (``provider="auto"`` found it), before any of its text."""
-        hook = self.on_provider
-        if hook is not None:
-            hook(name)
+        watcher = self.on_provider
+        if watcher is not None:
+            watcher.provider_found(name)
 
     def start(self, provider: str, model: object = None, response_id: object = None) -> None:
         """The stream's first record begins: whose stream it is, reported once, first.

@@ -230,10 +230,10 @@ class StreamParser:
     def _checked(self, pieces: list[bytes | ParseError]) -> None:
         """The UTF-8 filter's pieces: the valid ones to the framer, a report in place of each run."""
         for piece in pieces:
-            if type(piece) is bytes:
+            if isinstance(piece, bytes):
                 self._framed(piece)
             else:
-                self._emit.put(piece)  # type: ignore[arg-type]  # a ParseError
+                self._emit.put(piece)
 
     def _framed(self, data: bytes) -> None:
         successor = self._framer.feed(data)

@@ -1,4 +1,5 @@
-"""Events back into a wire's bytes: :class:`StreamWriter` and :func:`write_stream`.
+"""Events back into a wire's bytes: :class:`StreamWriter` and :func:`write_stream`; a turn as a provider's
+complete response: :func:`write_response`.
 
 Sans-IO like the parser, and its mirror: ``send(event)`` returns the bytes
 that event writes, the moment it arrives (each text delta and argument
@@ -10,14 +11,15 @@ target's (``streamcalls/writing/``, and each provider's package).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Literal
+from typing import Any, Literal
 
 from ._errors import UsageError
 from ._names import CodecProviderName, maybe_meant_provider
-from .providers import ADAPTERS, ALIASES
+from ._turn import Turn
+from .providers import ADAPTERS, ALIASES, PROVIDERS
 from .writing import TARGETS, EventOrder, Target, Writable
 
-__all__ = ("StreamWriter", "TargetName", "target_class", "write_stream")
+__all__ = ("StreamWriter", "TargetName", "target_class", "write_response", "write_stream")
 
 TargetName = Literal[CodecProviderName, "ai-sdk", "ag-ui"]
 """Every name :class:`StreamWriter` takes: a provider (or an alias of OpenAI Chat's), or a chat UI
@@ -39,12 +41,15 @@ def target_class(name: object) -> type[Target]:
     if canonical in _PROVIDERS:
         # (Each provider's target comes with its provider's package.)
         raise UsageError(f"target {name!r} is not available yet: no writer for {canonical!r} is registered")
-    known = (*TARGETS, *_PROVIDERS, *ALIASES)
+    known = tuple(dict.fromkeys((*TARGETS, *_PROVIDERS, *ALIASES)))  # a provider with a writer once
+    listed = ", ".join(map(repr, known))
     if name in ("text", "auto"):
-        raise UsageError(f"{name!r} is a parser setting, not a wire format to write; expected one of {known}")
+        raise UsageError(
+            f"{name!r} is a parser setting, not a wire format to write; expected one of {listed}"
+        )
     meant = maybe_meant_provider(name, known)
     hint = "" if meant is None else f" (did you mean {meant!r}?)"
-    raise UsageError(f"unknown target {name!r:.100}{hint}; expected one of {', '.join(map(repr, known))}")
+    raise UsageError(f"unknown target {name!r:.100}{hint}; expected one of {listed}")
 
 
 class StreamWriter(EventOrder):
@@ -121,3 +126,40 @@ def write_stream(
     writer = StreamWriter(target, model=model, response_id=response_id, thread_id=thread_id)
     send = writer.send
     return b"".join([*map(send, events), writer.close()])
+
+
+def write_response(turn: Turn, provider: CodecProviderName) -> dict[str, Any]:
+    """The complete, non-streamed response body ``provider`` returns for ``turn`` (with ``stream: false``):
+    a JSON object, as a dict, that the provider's SDK reads as its response type and
+    :class:`~streamcalls.StreamParser` reads back as the same turn.
+
+    ``turn`` is an :func:`~streamcalls.accumulate`'s (of any provider's stream).  What the body
+    holds follows the exact-turns rules, as a stream writer's output does: signed, redacted or
+    encrypted reasoning only for its own provider (``turn.provider``); a call with no id gets one
+    in the provider's form.  Errors in the turn are not written: a turn that failed is not a
+    response (a failed call is left out).
+
+    :raises UsageError: ``turn`` is not a :class:`~streamcalls.Turn`, or ``provider`` is unknown
+        or has no complete-response writer.
+    """
+    if not isinstance(turn, Turn):
+        raise UsageError(
+            f"write_response takes a streamcalls.Turn (see accumulate), not {type(turn).__name__}"
+        )
+    if not isinstance(provider, str):
+        raise UsageError(f"a provider is a name such as 'openai', not {type(provider).__name__}")
+    canonical = ALIASES.get(provider, provider)
+    entry = PROVIDERS.get(canonical)
+    if entry is None or canonical not in _PROVIDERS:
+        known = (*_PROVIDERS, *ALIASES)
+        meant = maybe_meant_provider(provider, known)
+        hint = "" if meant is None else f" (did you mean {meant!r}?)"
+        raise UsageError(
+            f"unknown provider {provider!r:.100}{hint} for write_response; expected one of "
+            f"{', '.join(map(repr, known))}"
+        )
+    if entry.response is None:
+        raise UsageError(
+            f"write_response for {canonical!r} is not available yet: no response writer is registered"
+        )
+    return entry.response(turn)

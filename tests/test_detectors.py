@@ -25,6 +25,8 @@ from streamcalls import (
     UsageError,
 )
 from streamcalls.detectors import DETECTORS
+from streamcalls.detectors._engine.detector import Tier
+from tests.conservation import check_conservation
 from tests.streams import (
     ANTHROPIC_END,
     ANTHROPIC_START,
@@ -271,14 +273,106 @@ def test_policy_false_native_calls_are_reported_not_run() -> None:
 # -- properties over generated text -------------------------------------------------------------
 
 PROSE_ALPHABET = "ab \n\t.,;:!?{}[]<>~`|'\"\\/=-_()0123456789né😀"
-MARKERS = ("tool_call", '"name"', "[TOOL_CALLS]", "<|python_tag|>", "<｜tool", "```json")
+
+# Every format's whole markers, written from the formats' chat templates and specifications
+# (tests/data/formats, the guide's format table), not from the detectors: where one stands, the
+# text is markup -- a call, a failed call, reasoning, or framing that vanishes -- and not prose.
+ANYWHERE_MARKERS = (
+    "<tool_call>",  # hermes, qwen3_coder, glm, granite 3.1+, granite 4, ernie, xlam
+    "<minimax:tool_call>",
+    "]<]minimax[>[<tool_call>",  # MiniMax M3
+    "[TOOL_CALLS]",  # mistral, xlam
+    "<｜tool▁calls▁begin｜>",  # deepseek
+    "<｜tool▁call▁begin｜>",
+    "<|start|>",  # harmony
+    "<|channel|>",
+    "<|tool_calls_section_begin|>",  # kimi
+    "<|tool_call_section_begin|>",
+    "<|tool_call_begin|>",
+    "<｜DSML｜function_calls>",  # DeepSeek V3.2 / V4
+    "<｜DSML｜tool_calls>",
+    "<｜DSML｜invoke name=",
+    "<seed:tool_call>",
+    "<｜tool_calls_begin｜>",  # step3
+    "<function name=",  # minicpm5
+    "<|open|>tools<|sep|>",  # kimi k3, and its message framing
+    '<|open|>message role="assistant"<|sep|>',
+    "<|open|>response<|sep|>",
+    "<|close|>response<|sep|>",
+    "<|close|>think<|sep|>",
+    "<|close|>message<|sep|>",
+    "<|end_of_msg|>",
+    "<|tool_call>",  # gemma 4
+    "<start_function_call>",  # functiongemma
+    "<tool_calls>",  # jamba, hunyuan
+    "<|tools_prefix|>",  # apertus
+    "<|START_ACTION|>",  # cohere command
+    "<|START_RESPONSE|>",
+    "<|END_RESPONSE|>",
+    "<|START_TEXT|>",
+    "<|END_TEXT|>",
+    "<|tool_call|>",  # granite 3.0
+    "<function_call>",  # granite-20b-fc
+    "<longcat_tool_call>",
+    "<TOOLCALL>",  # nemotron
+    "<|message_sep|>\n\nfunction call<|role_sep|>\n",  # gigachat 3
+    "<|function_call|>",  # gigachat 3.1
+    "<response>",  # a family's answer tags
+    "</response>",
+    "<answer>",
+    "</answer>",
+)
+# Markers that open markup only with a call after them (followed by prose, they are prose): each
+# with a call that completes it.  The filter keeps out every text that holds one.
+TENTATIVE_MARKERS = {
+    "<|python_tag|>": '{"name": "f", "parameters": {}}',  # llama 3, functionary v3.1
+    "<|python_start|>": "[f()]<|python_end|>",  # llama 4
+    "<function_calls>": "f()</function_calls>",  # olmo 3
+    "<|tool_call_start|>": "[f()]<|tool_call_end|>",  # lfm2
+    "<|action_start|>": '<|plugin|>\n{"name": "f", "parameters": {}}<|action_end|>',  # internlm
+    "functools[": '{"name": "f", "arguments": {}}]',  # phi-4-mini
+    "<function=": "f>{}",  # functionary v3.1
+}
+# Markers that count only at a line's start (or the text's):
+LINE_MARKERS = (
+    "~~~tool_call",
+    "<think>",
+    "<seed:think>",
+    "<|START_THINKING|>",
+    "<mm:think>",
+    "<|channel>thought\n",
+    "<|open|>think<|sep|>",
+    "<|inner_prefix|>",
+)
+# ... only at the text's very start: MiniMax M3's reasoning end (its template opened the
+# reasoning), and a completion's first Harmony header, tentative like those above.
+TEXT_START_MARKERS = ("</mm:think>",)
+TENTATIVE_TEXT_START_MARKERS = {" to=": "functions.f<|channel|>commentary json<|message|>{}<|call|>"}
+# Bare calls, which need a call's shape: a key that names the tool (every bare JSON format's), or
+# a call list's shape at a line start.
+NAME_KEY = '"name"'
+CALL_LIST = re.compile(r"(?:\A|\n)\[[ \t]*[A-Za-z_][\w.]*\(\s*(?:\)|[A-Za-z_]\w*\s*=[^=])")
+ANYWHERE = ANYWHERE_MARKERS + tuple(TENTATIVE_MARKERS)
+TEXT_START = TEXT_START_MARKERS + tuple(TENTATIVE_TEXT_START_MARKERS)
 
 
-def no_markers(text: str) -> bool:
-    return not any(marker in text for marker in MARKERS)
+def whole_markup(text: str) -> bool:
+    """Does ``text`` hold a whole marker of some format, or a bare call's shape?
+
+    The text's end stands for a line end, as a stream's does: a marker that ends with one
+    (``<|channel>thought`` and a line end) is whole at the text's end without it.
+    """
+    text += "\n"
+    return (
+        any(marker in text for marker in ANYWHERE)
+        or any(text.startswith(marker) or f"\n{marker}" in text for marker in LINE_MARKERS)
+        or text.startswith(TEXT_START)
+        or NAME_KEY in text
+        or CALL_LIST.search(text) is not None
+    )
 
 
-prose = st.text(PROSE_ALPHABET, max_size=80).filter(no_markers)
+prose = st.text(PROSE_ALPHABET, max_size=80).filter(lambda text: not whole_markup(text))
 
 
 @settings(max_examples=300, deadline=None)
@@ -290,12 +384,16 @@ def test_prose_never_makes_a_call_and_loses_nothing(text: str, cuts: list[int]) 
     assert texts(events) == data.decode()
 
 
-# Prose full of the characters and the beginnings of every format's markup.
-MARKUP_PREFIXES = (
+# Prose full of the characters and the beginnings of every format's markup: each marker but its
+# last character, the markers that count only at a line's (or the text's) start where they stand
+# mid-line, and pieces of what follows the markers.
+NEAR_MISSES = (
+    tuple(marker[:-1] for marker in ANYWHERE + LINE_MARKERS + TEXT_START)
+    + tuple(f" {marker}" for marker in LINE_MARKERS)
+    + tuple(f"a{marker}" for marker in TEXT_START)
+)
+MARKUP_PIECES = (
     "<|chan",
-    "<|channel|",
-    "<|sta",
-    "<|start",
     "<|message|>",
     "<|end|>",
     "<|call|>",
@@ -303,30 +401,16 @@ MARKUP_PREFIXES = (
     "<|constrain|>json",
     " to=functions.f",
     "analysis",
-    "<|tool_calls_section_beg",
-    "<|tool_call_beg",
     "<|tool_call_argument_begin|>",
     "<|tool_call_end|>",
     "<|tool_calls_section_end|>",
     "functions.f:0",
-    "<|python_st",
     "<|python_end|>",
     "<|eot_id|>",
     "[get_weather(",
     "[f(x",
     "[f(x==1)]",
     "[f(1)]",
-    "[TOOL_CALL",
-    "<tool_ca",
-    "~~~tool",
-    "```jso",
-    "<｜tool▁calls",
-    "<|python_ta",
-    "<tool_",
-    "<tool_call",
-    "<minimax:",
-    "<minimax:tool_call",
-    "<function=",
     "</function>",
     "<parameter=",
     "</parameter>",
@@ -336,56 +420,29 @@ MARKUP_PREFIXES = (
     "</arg_value>",
     '<invoke name="',
     "</invoke>",
-    "<｜DSML｜function_ca",
-    "<｜DSML｜tool_",
-    "<｜DSML｜invoke name",
     '<｜DSML｜parameter name="a" string="true">',
     "</｜DSML｜parameter>",
     "</｜DSML｜invoke>",
-    "<thin",
     "</think>",
-    "<seed:thi",
-    "<|START_THINK",
     "<|END_THINKING|>",
     "</tool_call>",
     "</minimax:tool_call>",
+    "<tool_call|>",
+    "call:f{",
+    '<|"|>',
     "<|",
     "|>",
     "[",
     "(",
     "=",
+    ">",
+    "{}",
+    "\n",
 )
-# What does make a call: a whole marker, or a call list's shape.
-WHOLE_MARKERS = (
-    "<tool_call>",
-    "<minimax:tool_call>",
-    "[TOOL_CALLS]",
-    "<|python_tag|>",
-    "<｜tool▁call",
-    "~~~tool_call",
-    "```json",
-    '"name"',
-    "<|start|>",
-    "<|channel|>",
-    "<|tool_calls_section_begin|>",
-    "<|tool_call_section_begin|>",
-    "<|tool_call_begin|>",
-    "<|python_start|>",
-    "<｜DSML｜function_calls>",
-    "<｜DSML｜tool_calls>",
-    "<｜DSML｜invoke name=",
-    "<think>",
-    "<seed:think>",
-    "<|START_THINKING|>",
-)
-CALL_LIST = re.compile(r"(?:\A|\n)\[[ \t]*[A-Za-z_][\w.]*\(\s*(?:\)|[A-Za-z_]\w*\s*=[^=])")
-
 markup_prose = (
-    st.lists(st.sampled_from(MARKUP_PREFIXES) | st.text(PROSE_ALPHABET, max_size=6), max_size=14)
+    st.lists(st.sampled_from(NEAR_MISSES + MARKUP_PIECES) | st.text(PROSE_ALPHABET, max_size=6), max_size=14)
     .map("".join)
-    .filter(
-        lambda text: not any(marker in text for marker in WHOLE_MARKERS) and CALL_LIST.search(text) is None
-    )
+    .filter(lambda text: not whole_markup(text))
 )
 
 
@@ -402,9 +459,87 @@ def test_prose_with_every_format_s_beginnings_makes_no_call_with_every_detector_
     assert texts(events) == text
 
 
+def test_every_registered_opener_is_a_marker_the_prose_filter_knows() -> None:
+    # The filter above is written from the formats' specifications; this keeps it whole as formats
+    # are added: each opener and framing token a detector registers is one of its markers, where it
+    # counts (anywhere, at a line start, at the text's start).  A bare call's triggers (a "{" or a
+    # "[" at a line start, a ```json line) are candidates: their shape decides (NAME_KEY, CALL_LIST).
+    for name in EVERY:
+        kind = DETECTORS[name]
+        for trigger in kind.triggers:
+            if trigger.tier != Tier.MARKUP:
+                continue
+            where = TEXT_START if trigger.text_start else LINE_MARKERS if trigger.line_start else ANYWHERE
+            pattern = re.compile(trigger.pattern)
+            known = [marker for marker in where if pattern.match(f"{marker}\n", len(trigger.behind))]
+            assert known, f"{name}: no marker for its trigger {trigger.pattern!r}"
+        for token in kind.framing:
+            assert token in ANYWHERE_MARKERS, f"{name}: its framing token {token!r} is no marker"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [f"a {m}" for m in ANYWHERE_MARKERS]
+    + [f"a {m}{call}" for m, call in TENTATIVE_MARKERS.items()]
+    + [f"a\n{m}" for m in LINE_MARKERS]
+    + list(TEXT_START_MARKERS)
+    + [m + call for m, call in TENTATIVE_TEXT_START_MARKERS.items()]
+    + ['{"name": "f", "arguments": {}}', "a\n[f(x=1)]", "[f()]"],
+)
+def test_what_the_prose_filter_keeps_out_is_markup(text: str) -> None:
+    # The other way round: each marker the filter keeps out is markup with every detector on (it
+    # makes or fails a call, opens reasoning, or vanishes), so the filter keeps no prose out --
+    # but the tentative markers, which only the call after them commits (see the next test).
+    assert whole_markup(text)
+    events = feed_chunks([text.encode()], "text", detect=EVERY, tools=["f"])
+    assert texts(events) != text or any(
+        isinstance(e, (ToolCallStarted, ToolCallCompleted, ToolCallFailed, ReasoningDelta)) for e in events
+    )
+
+
+@pytest.mark.parametrize("tail", ["", "x", " x\n", "1", "<", "["])
+@pytest.mark.parametrize("marker", [f"a {m}" for m in TENTATIVE_MARKERS] + list(TENTATIVE_TEXT_START_MARKERS))
+def test_a_tentative_marker_followed_by_prose_is_prose(marker: str, tail: str) -> None:
+    # What the prose property cannot generate (its filter keeps these markers out whatever follows
+    # them): followed by no call, they are prose, whole or one byte at a time.
+    text = marker + tail
+    for chunks in ([text.encode()], [bytes([b]) for b in text.encode()]):
+        events = feed_chunks(chunks, "text", detect=EVERY, tools=["f"])
+        assert not any(
+            isinstance(e, (ToolCallStarted, ToolCallCompleted, ToolCallFailed, ReasoningDelta))
+            for e in events
+        )
+        assert texts(events) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "detect"),
+    [
+        ("<|message_sep|>\n\nfunction call<|role_sep|>", ("gigachat",)),
+        ("a\n<|channel>thought", ("think",)),
+        ("a\n<|channel>thought", EVERY),
+        ("~~~tool_call", ("fence",)),
+        ("```json", ("xlam",)),
+    ],
+)
+def test_an_opener_the_text_s_end_completes_reads_as_if_its_line_end_had_come(
+    text: str, detect: tuple[str, ...]
+) -> None:
+    # Found by the prose property above, run with thousands of examples: the text's end stands for
+    # the line end an opener ends with (a fence line with nothing after it), and the detector was
+    # told the held text as its trigger -- gigachat's opener and a thought channel's then raised
+    # out of close().  Now it reads as the same text with its line end would.
+    events = feed_chunks([text.encode()], "text", detect=detect)
+    assert [type(e) for e in events] == [
+        type(e) for e in feed_chunks([f"{text}\n".encode()], "text", detect=detect)
+    ]
+    if "think" not in detect:  # (a reasoning opener with no reasoning after it is dropped, as ever)
+        check_conservation(text, events)
+
+
 # Prose that sits between calls: no quotes (a quote-led candidate could swallow the next
 # markup as prose, which is allowed but makes the expectation ambiguous), no markers.
-between = st.text("ab \n.,!?{}[]<>~`|-né😀", max_size=30).filter(no_markers)
+between = st.text("ab \n.,!?{}[]<>~`|-né😀", max_size=30).filter(lambda text: not whole_markup(text))
 names = st.sampled_from(["get_weather", "read", "f"])
 arguments = st.dictionaries(
     st.text("abz_", min_size=1, max_size=5),

@@ -68,7 +68,7 @@ def test_the_site_has_the_pages_the_issue_lists() -> None:
         "benchmarks.md",
         "design.md",
     } <= set(nav_pages())
-    assert sum(page.startswith("guide/") for page in nav_pages()) == 8
+    assert sum(page.startswith("guide/") for page in nav_pages()) == 9
 
 
 # -- the reference ----------------------------------------------------------------------------------------

@@ -115,6 +115,17 @@ def chat_endpoint(out: str) -> None:
     assert out == shown.code
 
 
+def shown_under(page: str, heading: str) -> Callable[[str], None]:
+    """The check of a program whose page shows what it prints: the ``text`` block under the same heading."""
+
+    def check(out: str) -> None:
+        shown = [b for b in blocks(DOCS / page) if b.heading == heading and b.language == "text"]
+        assert len(shown) == 1
+        assert out == shown[0].code
+
+    return check
+
+
 def silent(out: str) -> None:
     assert out == ""  # it checks itself with asserts
 
@@ -129,6 +140,8 @@ CHECKS: dict[tuple[str, str], Callable[[str], None]] = {
     ("guide/codec.md", "Closing the loop by hand"): closing_the_loop,
     ("guide/async-and-tools.md", "Tools from typed functions"): silent,
     ("guide/writing-streams.md", "Streaming to a chat UI"): chat_endpoint,
+    ("guide/proxies.md", "A translating proxy"): shown_under("guide/proxies.md", "A translating proxy"),
+    ("guide/proxies.md", "A `useChat` endpoint"): shown_under("guide/proxies.md", "A `useChat` endpoint"),
 }
 
 

@@ -16,6 +16,9 @@ from streamcalls import (
     ParseError,
     ProviderError,
     ProviderName,
+    ReasoningCompleted,
+    ReasoningDelta,
+    ReasoningStarted,
     StreamFinished,
     StreamParser,
     TextDelta,
@@ -353,4 +356,43 @@ def test_text_and_refusal_deltas_are_text() -> None:
         TextDelta("No: "),
         TextDelta("I can't."),
         StreamFinished("stop", None, "completed"),
+    ]
+
+
+def test_reasoning_while_a_call_is_open_is_one_block_ended_by_the_calls_next_event() -> None:
+    """A summary part that streams while a call's arguments are still coming (not what OpenAI sends,
+    but what a writer may: the events' order allows it) is one block, ended where the call goes on;
+    its item's done event brings its encrypted content, not its text again."""
+    summary = {"type": "reasoning", "id": "rs_1", "summary": []}
+    part = {"item_id": "rs_1", "output_index": 1, "summary_index": 0}
+    text = {"type": "summary_text", "text": "ab"}
+    data = sse(
+        added(0, "fc_1", "call_1", "f"),
+        {"type": "response.output_item.added", "output_index": 1, "item": summary},
+        {
+            "type": "response.reasoning_summary_part.added",
+            **part,
+            "part": {"type": "summary_text", "text": ""},
+        },
+        {"type": "response.reasoning_summary_text.delta", **part, "delta": "a"},
+        {"type": "response.reasoning_summary_text.delta", **part, "delta": "b"},
+        {
+            "type": "response.output_item.done",
+            "output_index": 1,
+            "item": {**summary, "summary": [text], "encrypted_content": "E"},
+        },
+        delta(0, "fc_1", "{}"),
+        args_done(0, "fc_1", "{}"),
+        completed(),
+    )
+    events = parse(data)
+    assert events == [
+        ToolCallStarted(0, "call_1", "f"),
+        ReasoningStarted("rs_1", "summary_text"),
+        ReasoningDelta("a"),
+        ReasoningDelta("b"),
+        ReasoningCompleted(encrypted="E"),
+        ToolCallDelta(0, "{}"),
+        ToolCallCompleted(ToolCall("call_1", "f", {}, 0)),
+        StreamFinished("tool_calls", None, "completed"),
     ]

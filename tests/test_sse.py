@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from streamcalls import Event, ParseError
@@ -134,7 +134,7 @@ def test_memory_is_bounded_by_the_line_limit() -> None:
     framer = SSEFramer(sink, 1000, 1000)
     for _ in range(1000):
         framer.feed(b"z" * 100)  # one endless line
-    assert len(framer._lines._tail) <= 1000
+    assert len(framer._lines._tail or b"") <= 1000
     assert len(out) == 1
 
 
@@ -143,3 +143,64 @@ def test_any_chunking_gives_the_same_records(cuts: list[int]) -> None:
     stream = b'\xef: c\r\ndata: {"a":\r\ndata: 1}\r\n\r\nevent: e\rdata: x\r\rdata: [DONE]\n\n'
     whole, _ = frame([stream])
     assert frame(split_at(stream, cuts))[0] == whole
+
+
+_words = st.text("ab", max_size=4)
+_values = st.text('ab{}": []DONE', max_size=24)
+
+
+@st.composite
+def _event_chunks(draw: st.DrawFn) -> list[bytes]:
+    """Chunks of one event each, mostly the shapes the fast path reads (``data: x`` after an
+    ``event:`` line or not), and around them what it must leave to the line reader: an event
+    name, a data line or a comment alone, an unfinished line, several data lines, CR line ends,
+    ``[DONE]``."""
+    chunks = []
+    for _ in range(draw(st.integers(1, 6))):
+        end = draw(st.sampled_from(["\n", "\n", "\n", "\r\n", "\r"]))
+        shape = draw(
+            st.sampled_from(
+                [
+                    "data",
+                    "named",
+                    "named",
+                    "name alone",
+                    "data alone",
+                    "unfinished",
+                    "comment",
+                    "two lines",
+                    "done",
+                ]
+            )
+        )
+        value = draw(_values)
+        if shape == "data":
+            text = f"data: {value}{end}{end}"
+        elif shape == "named":
+            text = f"event: {draw(_words)}{end}data: {value}{end}{end}"
+        elif shape == "name alone":
+            text = f"event: {draw(_words)}{end}"
+        elif shape == "data alone":
+            text = f"data: {value}{end}"
+        elif shape == "unfinished":
+            text = f"data: {value}"
+        elif shape == "comment":
+            text = f": {value}{end}{end}"
+        elif shape == "two lines":
+            text = f"data: {value}{end}data: {draw(_values)}{end}{end}"
+        else:
+            text = f"data: [DONE]{end}{end}"
+        chunks.append(text.encode())
+    return chunks
+
+
+@given(_event_chunks(), st.integers(8, 80), st.integers(4, 80))
+@example([b"data: v", b"data: x\n\n"], 40, 40)  # an unfinished line: the next chunk continues it
+@example([b"data: v\n", b"event: e\ndata: x\n\n"], 40, 40)  # data lines held for the next blank line
+@example([b"event: x\n", b"event: y\ndata: v\n\n", b"data: w\n\n"], 40, 40)  # a name held, then replaced
+@settings(max_examples=400)
+def test_an_event_per_chunk_reads_as_line_by_line(chunks: list[bytes], max_line: int, max_event: int) -> None:
+    """A chunk that is one whole event is read at once (the fast path); a byte at a time, every
+    chunk is read line by line.  Records, names and errors are the same, limits included."""
+    whole = frame(chunks, max_line=max_line, max_event=max_event)
+    assert frame(bytewise(b"".join(chunks)), max_line=max_line, max_event=max_event) == whole

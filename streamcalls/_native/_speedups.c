@@ -121,8 +121,9 @@ static int declared_kind(PyTypeObject *type, Kind *kind)
     }
     else if (PyUnicode_Check(declared) && PyUnicode_CompareWithASCIIString(declared, "anthropic") == 0) {
         kind->which = KIND_ANTHROPIC;
-        result = slot_init(&kind->emit, cls, "emit") < 0 || slot_init(&kind->a, cls, "_calls") < 0 ||
-                         slot_init(&kind->b, cls, "_blocks") < 0
+        result = slot_init(&kind->emit, cls, "emit") < 0 || slot_init(&kind->a, cls, "_call") < 0 ||
+                         slot_init(&kind->b, cls, "_call_index") < 0 || slot_init(&kind->c, cls, "_calls") < 0 ||
+                         slot_init(&kind->d, cls, "_blocks") < 0
                      ? -1
                      : 0;
     }

@@ -159,21 +159,26 @@ static int read_compact(const char *p, Py_ssize_t n, Event *e)
     return -1;
 }
 
-/* The adapter's _blocks.get(index), as a kind (-1: none, -2: an error is set). */
+/* The adapter's block kind at ``index`` (its _blocks, a dict or None), as a kind: -1 none, -2 an
+ * error is set, -3 a value this does not know. */
 static long block_kind(const Kind *kind, PyObject *sink, PyObject *index)
 {
     long result = -1;
-    PyObject *blocks = slot_get(sink, &kind->b);
-    if (blocks == NULL || !PyDict_CheckExact(blocks)) {
+    PyObject *blocks = slot_get(sink, &kind->d);
+    if (blocks == NULL || blocks == Py_None) {
         Py_XDECREF(blocks);
         return -1;
+    }
+    if (!PyDict_CheckExact(blocks)) {
+        Py_DECREF(blocks);
+        return -3;
     }
     PyObject *value = PyDict_GetItemWithError(blocks, index);
     if (value != NULL && PyLong_CheckExact(value)) {
         result = PyLong_AsLong(value);
     }
     else if (value != NULL) {
-        result = -3; /* not a kind this knows: the adapter's business */
+        result = -3;
     }
     if (PyErr_Occurred()) {
         result = -2;
@@ -182,25 +187,51 @@ static long block_kind(const Kind *kind, PyObject *sink, PyObject *index)
     return result;
 }
 
-static int json_delta(const Kind *kind, PyObject *sink, PyObject *emit, PyObject *index, const Event *e,
+/* The call of the tool_use block at ``index``: the adapter's last one (_call at _call_index), else
+ * one in its _calls (a dict, or None).  A new reference, or NULL (*error set if an exception is). */
+static PyObject *call_at(const Kind *kind, PyObject *sink, long long index, PyObject *key, int *error)
+{
+    int ok = 1;
+    *error = 0;
+    Py_ssize_t last = slot_ssize(sink, &kind->b, &ok);
+    if (ok && last == index) {
+        PyObject *call = slot_get(sink, &kind->a);
+        if (call == Py_None) {
+            Py_CLEAR(call);
+        }
+        return call;
+    }
+    if (!ok) {
+        *error = 1; /* (not an int: the adapter's business) */
+        return NULL;
+    }
+    PyObject *calls = slot_get(sink, &kind->c);
+    PyObject *call = NULL;
+    if (calls != NULL && PyDict_CheckExact(calls)) {
+        call = PyDict_GetItemWithError(calls, key);
+        Py_XINCREF(call);
+    }
+    else if (calls != NULL && calls != Py_None) {
+        *error = 1;
+    }
+    Py_XDECREF(calls);
+    if (PyErr_Occurred()) {
+        *error = 2;
+    }
+    return call;
+}
+
+static int json_delta(const Kind *kind, PyObject *sink, PyObject *emit, const Event *e, PyObject *key,
                       Buf *scratch)
 {
-    int result = NOT_MINE;
+    int error, result = NOT_MINE;
     if (e->partial_json != J_STR || e->partial_json_s.n == 0) {
         return HANDLED; /* nothing to add */
     }
-    PyObject *calls = slot_get(sink, &kind->a);
-    if (calls == NULL || !PyDict_CheckExact(calls)) {
-        Py_XDECREF(calls);
-        return NOT_MINE;
-    }
-    PyObject *call = PyDict_GetItemWithError(calls, index);
+    PyObject *call = call_at(kind, sink, e->index, key, &error);
     if (call == NULL) {
-        Py_DECREF(calls);
-        return PyErr_Occurred() ? -1 : HANDLED; /* no call at that index: the fragment is dropped */
+        return error == 2 ? -1 : error ? NOT_MINE : HANDLED; /* no call at that index: dropped */
     }
-    Py_INCREF(call);
-    Py_DECREF(calls);
     const char *frag = e->partial_json_s.s;
     Py_ssize_t n = e->partial_json_s.n;
     if (e->partial_json_s.escaped) {
@@ -241,12 +272,13 @@ static int text_delta(const Kind *kind, PyObject *sink, PyObject *emit, PyObject
         return result;
     }
     /* _apart_from_calls: a thinking block over an open call's block ends at once. */
-    PyObject *calls = slot_get(sink, &kind->a);
-    if (calls == NULL) {
-        return NOT_MINE; /* (not reached: the slot was read above) */
+    PyObject *last = slot_get(sink, &kind->a), *calls = slot_get(sink, &kind->c);
+    int open = last != NULL && last != Py_None;
+    if (!open && calls != NULL) {
+        open = PyObject_IsTrue(calls);
     }
-    Py_ssize_t open = PyDict_Check(calls) ? PyDict_Size(calls) : PyObject_IsTrue(calls);
-    Py_DECREF(calls);
+    Py_XDECREF(last);
+    Py_XDECREF(calls);
     if (open < 0) {
         return -1;
     }
@@ -310,7 +342,7 @@ int read_anthropic(const Kind *kind, PyObject *sink, const char *p, Py_ssize_t n
         goto done;
     }
     if (json) {
-        result = json_delta(kind, sink, emit, index, &e, scratch);
+        result = json_delta(kind, sink, emit, &e, index, scratch);
     }
     else {
         result = text_delta(kind, sink, emit, index, text, thinking, scratch);

@@ -266,7 +266,8 @@ struct Kind {
     PyTypeObject *type;
     int which;
     Slot emit;
-    Slot a, b, c; /* openai: _by_id, _by_index, _current; anthropic: _calls, _blocks */
+    Slot a, b, c, d; /* openai: _by_id, _by_index, _current; anthropic: _call, _call_index, _calls,
+                        _blocks */
 };
 const Kind *kind_of(PyTypeObject *type);
 

@@ -52,7 +52,10 @@ static int report_long(Framer *self, const char *line, Py_ssize_t len)
 {
     PyObject *message = PyUnicode_FromFormat(
         "SSE line exceeds max_line_bytes=%zd; skipped to the next line", self->max_line);
-    return report(self, message, line, len > 201 ? 201 : len); /* (its start: LineBuffer's line[:201]) */
+    /* Its start: as many bytes as arrive before it is known to be too long, however it is cut
+     * (LineBuffer's _shown). */
+    Py_ssize_t shown = self->max_line < 200 ? self->max_line + 1 : 201;
+    return report(self, message, line, len > shown ? shown : len);
 }
 
 /* The event's first data line is held in place no longer: copy it into ``data``. */

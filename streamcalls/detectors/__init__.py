@@ -42,9 +42,8 @@ Formats that share an opener (``<tool_call>``: ``hermes``, ``qwen3_coder``, ``gl
 when several are on: what follows the opener picks the format (:mod:`._engine.shared`).
 
 Every detector is built the same way, by :func:`build_channel`:
-``cls(calls, tools, emit, types)`` -- the parser's call assembler, the tool
-names ``tools=`` gave (or None), the emitter the detector's text goes out
-through (the same object: the assembler is the emitter's call half), and the
+``cls(calls, tools, out, types)`` -- the parser's call assembler, the tool
+names ``tools=`` gave (or None), the list the channel's events go to, and the
 tools' parameter types.
 
 The rule every detector keeps (issue 12, rule 8): malformed markup always
@@ -102,13 +101,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .._emitter import Emitter
-from .._errors import UsageError
 from .._models import detectors_for_model
 from .._tooldefs import read_tools
 from ._engine.channel import TextChannel
 from ._engine.detector import Detector
-from ._engine.shared import share
-from ._engine.tools import ToolTypes
+from ._engine.tools import NO_TOOLS, ToolTypes
 from .formats import FORMATS
 
 __all__ = ("DEFAULT_DETECT", "DETECTORS", "TextChannel", "build_channel", "default_detect", "follow_model")
@@ -141,19 +138,8 @@ def build_channel(
     to the parser."""
     definitions = None if tools is None else read_tools(tools)
     names = None if definitions is None else frozenset(d.name for d in definitions)
-    types = ToolTypes(definitions or ())
-
-    def build(detect: Iterable[str]) -> list[Detector]:
-        detectors: list[Detector] = []
-        for name in dict.fromkeys(detect):
-            cls = DETECTORS.get(name)
-            if cls is None:
-                known = ", ".join(repr(n) for n in DETECTORS)
-                raise UsageError(f"unknown detector {name!r}; expected some of {known}")
-            detectors.append(cls(emit, names, emit, types))
-        return share(detectors)  # formats of one opener enabled together share it
-
-    return TextChannel(emit, build, detect, fallback=fallback, max_candidate=emit.limits.max_arguments_bytes)
+    types = ToolTypes(definitions) if definitions else NO_TOOLS
+    return TextChannel(emit, detect, registry=DETECTORS, tools=names, types=types, fallback=fallback)
 
 
 def follow_model(channel: TextChannel) -> Callable[[str], None]:

@@ -13,7 +13,11 @@ provider's pieces up there instead of importing its modules by name:
 - ``errors``: its error responses (its ``errors`` module);
 - ``rules``: what its API refuses in a request (its ``*_rules`` modules),
   which the replay server enforces;
-- ``aliases`` and ``nicknames``: other names for it.
+- ``aliases`` and ``nicknames``: other names for it;
+- ``response``: its complete (non-streamed) response body for a turn, which
+  :func:`~streamcalls.write_response` writes (its ``writer`` or
+  ``response`` module; the stream's writer is a target, registered with
+  ``streamcalls.writing``).
 
 A piece a provider does not have is None: ``"text"`` has no requests or
 errors, ``"bedrock-invoke"`` no complete-response reader nor codec shapes
@@ -27,6 +31,7 @@ from typing import Any, NamedTuple
 
 from .._adapter import Adapter
 from .._found import Found
+from .._turn import Turn
 from ._bodies import Reader
 from ._encoding import AssistantEncoder, CallsEncoder, ResultsEncoder, ToolsEncoder
 from ._refusals import ErrorWriter, NoModel
@@ -38,6 +43,7 @@ __all__ = (
     "HistoryRule",
     "Provider",
     "RequestRule",
+    "ResponseWriter",
     "Rules",
     "ServerRule",
     "StreamEnd",
@@ -45,6 +51,9 @@ __all__ = (
 
 StreamEnd = Callable[[Found, Any], list[dict[str, Any]]]
 """A complete response's end, as the records its stream's last events would be: ``(found, body)`` -> records."""
+
+ResponseWriter = Callable[[Turn], dict[str, Any]]
+"""A turn as the provider's complete response body: what it returns with ``stream: false``."""
 
 RequestRule = Callable[[Mapping[str, Any], Mapping[str, str]], None]
 """Refuse (:class:`~._rejected.Rejected`) a request for its own fields: ``(request, headers)``."""
@@ -106,3 +115,4 @@ class Provider(NamedTuple):
     rules: Rules | None = None
     aliases: tuple[str, ...] = ()
     nicknames: Mapping[str, str] = {}  # a NamedTuple field's default, never mutated
+    response: ResponseWriter | None = None

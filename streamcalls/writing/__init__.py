@@ -1,4 +1,5 @@
-"""The writer's parts: the event order, what a target is, the registry of targets, the chat UI targets.
+"""The writer's parts: the event order, what a target is, the registry of targets, the chat UI targets,
+and the words for what a target cannot carry.
 
 A writer turns events back into a wire's bytes, sans-IO like the parser:
 :class:`~streamcalls.StreamWriter` (``streamcalls/_writer.py``) is an
@@ -16,11 +17,13 @@ from __future__ import annotations
 
 from ._agui import AgUiTarget
 from ._aisdk import AiSdkTarget
+from ._carry import CANNOT_CARRY, cannot_carry_table
 from ._order import EventOrder, Writable
 from ._registry import TARGETS, register
 from ._target import Block, Call, Stream, Target
 
 __all__ = (
+    "CANNOT_CARRY",
     "TARGETS",
     "AgUiTarget",
     "AiSdkTarget",
@@ -30,5 +33,6 @@ __all__ = (
     "Stream",
     "Target",
     "Writable",
+    "cannot_carry_table",
     "register",
 )

@@ -149,6 +149,15 @@ class Target(ABC):
     """It takes several streams in a row, one step each (a tool loop's model turns, in one chat UI
     message): a :class:`~streamcalls.StreamStarted` after a :class:`~streamcalls.StreamFinished`
     begins the next.  A provider's response is one stream: False."""
+    cannot_carry: ClassVar[frozenset[str]] = frozenset()
+    """What a provider's target cannot carry, in the words of
+    :data:`~streamcalls.writing.CANNOT_CARRY`: the round trip (its stream read back by the parser as
+    that provider's) compares everything else, and the guide's table is made from it.  The chat UI
+    protocols' targets are not read back by the parser; the guide says what they leave out."""
+    response_cannot_carry: ClassVar[frozenset[str]] = frozenset()
+    """What the provider's complete response (:func:`~streamcalls.write_response`) cannot carry beyond
+    ``cannot_carry`` (the same words): a body that holds one text and a list of calls loses
+    ``"part_order"``, for instance."""
 
     __slots__ = ("stream",)
 

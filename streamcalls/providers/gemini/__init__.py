@@ -5,6 +5,8 @@
 - :mod:`.complete`: the complete ``GenerateContentResponse``;
 - :mod:`.encoding`: tools, calls, results and a turn (thought signatures kept);
 - :mod:`.errors`: its error responses (``google.rpc.Status``);
+- :mod:`.writer`: the ``"gemini"`` target of the stream writer (registered on import);
+  :mod:`.response`: its complete response for a turn (``write_response``);
 - :mod:`.request_rules`, :mod:`.history_rules`, :mod:`.signature_rules`:
   what the API refuses in a request.
 
@@ -14,7 +16,8 @@
 from __future__ import annotations
 
 from .._registry import Encoding, Errors, Provider, Rules
-from . import complete, encoding, errors
+from . import complete, encoding, errors, response
+from . import writer as writer  # the "gemini" target registers itself
 from .history_rules import gemini_turn
 from .reader import GeminiAdapter
 from .request_rules import gemini_request
@@ -33,4 +36,5 @@ PROVIDER = Provider(
     Errors(errors.error_body, errors.no_model),
     Rules(gemini_request, gemini_turn, answered=check_signatures),
     nicknames={"google": "gemini", "vertex": "gemini", "vertexai": "gemini", "vertex-ai": "gemini"},
+    response=response.generate_content_response,
 )

@@ -5,6 +5,8 @@
   OpenAI Chat's :func:`..openai_chat.complete.read_chat`);
 - :mod:`.encoding`: calls, results and a turn (its tools are OpenAI Chat's);
 - :mod:`.errors`: its error responses;
+- :mod:`.writer`: the ``"ollama"`` target of the stream writer (registered on import);
+  :mod:`.response`: its complete response for a turn (``write_response``);
 - :mod:`.request_rules`, :mod:`.history_rules`: what Go's JSON decoder
   refuses in a request.
 
@@ -16,7 +18,8 @@ from __future__ import annotations
 from .._registry import Encoding, Errors, Provider, Rules
 from ..openai_chat import complete as chat_complete
 from ..openai_chat import encoding as chat_encoding
-from . import complete, encoding, errors
+from . import complete, encoding, errors, response
+from . import writer as writer  # the "ollama" target registers itself
 from .history_rules import ollama_turn
 from .reader import OllamaAdapter
 from .request_rules import ollama_request
@@ -33,4 +36,5 @@ PROVIDER = Provider(
     ),
     Errors(errors.error_body, errors.no_model),
     Rules(ollama_request, ollama_turn),
+    response=response.chat_response,
 )

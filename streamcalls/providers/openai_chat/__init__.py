@@ -4,6 +4,8 @@
 - :mod:`.complete`: the complete response (also Ollama's and Cohere's bodies);
 - :mod:`.encoding`: tools, calls, results and a turn, as requests carry them;
 - :mod:`.errors`: its error responses (and Kimi's and Mistral's shapes);
+- :mod:`.writer`: the stream writer's ``"openai"`` target; :mod:`.response`:
+  the complete ``chat.completion`` for a turn (``write_response``);
 - :mod:`.request_rules`, :mod:`.history_rules`, :mod:`.server_rules`: what
   the API refuses in a request, and what differs between the servers.
 
@@ -13,7 +15,8 @@
 from __future__ import annotations
 
 from .._registry import Encoding, Errors, Provider, Rules
-from . import complete, encoding, errors
+from . import complete, encoding, errors, response
+from . import writer as writer  # its module registers the "openai" target
 from .history_rules import openai_turn
 from .reader import OpenAIChatAdapter
 from .request_rules import chat_request
@@ -53,4 +56,5 @@ PROVIDER = Provider(
         "llama-cpp": "llama.cpp",
         "lm-studio": "lmstudio",
     },
+    response=response.chat_completion,
 )

@@ -75,6 +75,7 @@ class _Item(msgspec.Struct):
 
 class _InputDetails(msgspec.Struct):
     cached_tokens: int | None = None
+    cache_write_tokens: int | None = None
 
 
 class _OutputDetails(msgspec.Struct):
@@ -145,6 +146,7 @@ def _usage(raw: _Usage | None) -> Usage | None:
         total_tokens=raw.total_tokens,
         reasoning_tokens=reasoning.reasoning_tokens if reasoning else None,
         cache_read_tokens=cached.cached_tokens if cached else None,
+        cache_write_tokens=cached.cache_write_tokens if cached else None,
     )
 
 
@@ -202,6 +204,8 @@ class OpenAIResponsesAdapter(Adapter):
             emit.model(event.response.model)  # response.created names it, before any text
         if kind == "response.function_call_arguments.delta":
             if isinstance(event.delta, str) and event.delta:
+                if emit.reasoning_open:  # a call's events never come inside a reasoning block
+                    self._reasoning.end()
                 self._arguments_delta(event, event.delta)
         elif kind in _TEXT_EVENTS:
             if isinstance(event.delta, str) and event.delta:
@@ -210,8 +214,6 @@ class OpenAIResponsesAdapter(Adapter):
             kind = _REASONING_EVENTS[kind]
             index = event.summary_index if kind == "summary_text" else event.content_index
             self._reasoning.part(event.item_id, kind, index, event.delta)
-            if emit.has_open:  # a call's events never come inside a reasoning block
-                self._reasoning.end()
         elif kind == "response.output_item.added":
             self._item_added(event)
         elif kind == "response.function_call_arguments.done":
