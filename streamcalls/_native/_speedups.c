@@ -26,17 +26,35 @@ int buf_reserve(Buf *buf, Py_ssize_t more)
     if (need <= buf->cap) {
         return 0;
     }
-    Py_ssize_t cap = buf->cap ? buf->cap : 256;
+    Py_ssize_t cap = buf->cap ? buf->cap : 64;
     while (cap < need) {
         cap = cap > PY_SSIZE_T_MAX / 2 ? need : cap * 2;
     }
-    char *data = PyMem_Realloc(buf->data, (size_t)cap);
+    char *data = buf->borrowed ? PyMem_Malloc((size_t)cap) : PyMem_Realloc(buf->data, (size_t)cap);
     if (data == NULL) {
         PyErr_NoMemory();
         return -1;
     }
+    if (buf->borrowed) {
+        memcpy(data, buf->data, (size_t)buf->len);
+        buf->borrowed = 0;
+    }
     buf->data = data;
     buf->cap = cap;
+    return 0;
+}
+
+int buf_set(Buf *buf, const char *data, Py_ssize_t len)
+{
+    char *kept = PyMem_Realloc(buf->borrowed ? NULL : buf->data, len ? (size_t)len : 1);
+    if (kept == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(kept, data, (size_t)len);
+    buf->data = kept;
+    buf->len = buf->cap = len;
+    buf->borrowed = 0;
     return 0;
 }
 
@@ -55,7 +73,10 @@ int buf_add(Buf *buf, const char *data, Py_ssize_t len)
 
 void buf_free(Buf *buf)
 {
-    PyMem_Free(buf->data);
+    if (!buf->borrowed) {
+        PyMem_Free(buf->data);
+    }
+    buf->borrowed = 0;
     buf->data = NULL;
     buf->len = buf->cap = 0;
 }

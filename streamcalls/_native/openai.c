@@ -230,8 +230,7 @@ static int read_chunk(const char *p, Py_ssize_t n, Chunk *k, Head *head)
             bit = 1;
             if (!remembered) {
                 head->valid = 0;
-                head->bytes.len = 0;
-                if (buf_add(&head->bytes, p, before - p) < 0) {
+                if (buf_set(&head->bytes, p, before - p) < 0) {
                     PyErr_Clear(); /* (then nothing is remembered) */
                 }
                 else {

@@ -168,10 +168,13 @@ extern unsigned long long records_native, records_pure;
 typedef struct {
     char *data;
     Py_ssize_t len, cap;
+    int borrowed; /* data is the caller's (on its stack): copied out when it must grow, never freed */
 } Buf;
 
 int buf_reserve(Buf *buf, Py_ssize_t more);
 int buf_add(Buf *buf, const char *data, Py_ssize_t len);
+/* The bytes exactly (for one kept long: no room to grow). */
+int buf_set(Buf *buf, const char *data, Py_ssize_t len);
 void buf_free(Buf *buf);
 
 /* -- JSON, read in place ----------------------------------------------------------------------- */

@@ -20,7 +20,6 @@ typedef struct {
     Buf data; /* the event's data lines, joined by LF (unless held in place: pend) */
     Buf event; /* the event type's bytes (unless held in place: event_at) */
     const char *event_at; /* the event type, still in the chunk being fed */
-    Buf scratch; /* the readers' decoded strings */
     Head head; /* the OpenAI reader's: the last chunk's members before "choices" */
     const char *pend; /* the event's only data line, still in the chunk being fed */
     Py_ssize_t pend_len;
@@ -129,12 +128,16 @@ static int deliver(Framer *self, const char *payload, Py_ssize_t len, int has_ev
     PyObject *sink = Py_NewRef(self->sink);
     const Kind *kind = kind_of(Py_TYPE(sink));
     int result = NOT_MINE;
+    /* The readers' decoded strings: on the stack, unless one is long (a parser holds none). */
+    char room[512];
+    Buf scratch = {room, 0, sizeof(room), 1};
     if (kind->which == KIND_OPENAI) {
-        result = read_openai(kind, sink, payload, len, &self->scratch, &self->head);
+        result = read_openai(kind, sink, payload, len, &scratch, &self->head);
     }
     else if (kind->which == KIND_ANTHROPIC) {
-        result = read_anthropic(kind, sink, payload, len, &self->scratch);
+        result = read_anthropic(kind, sink, payload, len, &scratch);
     }
+    buf_free(&scratch);
     if (result == HANDLED) {
         records_native++;
     }
@@ -254,10 +257,49 @@ static int rest_in(Framer *self, const char *p, Py_ssize_t n)
     return 0;
 }
 
+/* The common chunk, one whole event -- a "data: " line, after an "event: " line or not, then the
+ * blank line -- when nothing is held from the chunks before: read at once, as the line by line
+ * reading would read it (no CR, no other line, within both limits).  1: read; 0: not that chunk. */
+static int whole_event(Framer *self, const char *p, Py_ssize_t n, int has_cr, int *result)
+{
+    if (has_cr || n < 8 || self->tail.len || self->discarding || self->skip_lf || self->lines ||
+        n > self->max_line || n > self->max_event || p[n - 1] != '\n' || p[n - 2] != '\n') {
+        return 0;
+    }
+    const char *q = p, *end = p + n - 2, *name = NULL;
+    Py_ssize_t name_len = 0;
+    if (memcmp(q, "event: ", 7) == 0) {
+        const char *lf = memchr(q, '\n', (size_t)(end - q));
+        if (lf == NULL) {
+            return 0;
+        }
+        name = q + 7;
+        name_len = lf - name;
+        q = lf + 1;
+    }
+    if (end - q < 6 || memcmp(q, "data: ", 6) != 0 || memchr(q + 6, '\n', (size_t)(end - q - 6)) != NULL) {
+        return 0;
+    }
+    if (name != NULL) {
+        self->has_event = 1;
+        self->event_at = name;
+        self->event_len = name_len;
+    }
+    self->pend = q + 6;
+    self->pend_len = self->first_len = self->size = end - self->pend;
+    self->lines = 1;
+    *result = dispatch(self);
+    return 1;
+}
+
 static int feed_bytes(Framer *self, const char *p, Py_ssize_t n)
 {
     Py_ssize_t i = 0;
     int has_cr = memchr(p, '\r', (size_t)n) != NULL; /* (most streams have none: one look per chunk) */
+    int result;
+    if (whole_event(self, p, n, has_cr, &result)) {
+        return result;
+    }
     if (self->skip_lf && n > 0) {
         self->skip_lf = 0;
         if (p[0] == '\n') {
@@ -424,7 +466,6 @@ static void dealloc(Framer *self)
     buf_free(&self->tail);
     buf_free(&self->data);
     buf_free(&self->event);
-    buf_free(&self->scratch);
     buf_free(&self->head.bytes);
     PyTypeObject *type = Py_TYPE(self);
     freefunc free = (freefunc)PyType_GetSlot(type, Py_tp_free);
