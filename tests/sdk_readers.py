@@ -121,8 +121,8 @@ def _responses_follow(history: list[Any], read: Read, results: list[tuple[str, s
 
 
 def _converse(url: str, model: str, history: list[Any]) -> Read:
-    import botocore.session  # type: ignore[import-untyped]
-    from botocore.config import Config  # type: ignore[import-untyped]
+    import botocore.session
+    from botocore.config import Config
 
     session = botocore.session.get_session()
     client = session.create_client(
