@@ -2,7 +2,7 @@
 
 Event for event, not merged: fed whole, one byte at a time and at random cuts, the events under
 ``"auto"`` are the very events the recording's own provider gives under the same chunking
-(``tests/test_corpus.py`` compares both with the expected file, with adjacent deltas merged).
+(``tests/corpus/test_corpus.py`` compares both with the expected file, with adjacent deltas merged).
 
 The one exception, with its reason: :data:`HELD_TEXT`.
 """

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-FORMATS = Path(__file__).parent / "data" / "formats"
+FORMATS = Path(__file__).parent.parent / "data" / "formats"
 SPEC_PATHS = sorted(FORMATS.glob("*.json"))
 SPECS: dict[str, dict[str, Any]] = {
     path.stem: json.loads(path.read_text(encoding="utf-8")) for path in SPEC_PATHS

@@ -1,6 +1,6 @@
 """Hostile input: mutated recorded streams never crash the parser or break the protocol.
 
-The harness is tests/fuzzing.py (shared with the atheris runner, fuzz/run.py).
+The harness is tests/support/fuzzing.py (shared with the atheris runner, fuzz/run.py).
 Here hypothesis mutates every recorded stream -- flipped, inserted, deleted and
 repeated bytes, truncation, splices of two streams -- under random providers,
 detectors, limits and chunk sizes, and every input that ever found a bug is
@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzzing import HEADER, fuzz_one, seeds
+from tests.support.fuzzing import HEADER, fuzz_one, seeds
 
 SEEDS = seeds()
-REGRESSIONS = sorted((Path(__file__).parent / "fuzz_regressions").glob("*"))
+REGRESSIONS = sorted((Path(__file__).parent.parent / "fuzz_regressions").glob("*"))
 EXAMPLES = int(os.environ.get("STREAMCALLS_FUZZ_EXAMPLES", "400"))
 
 

@@ -30,10 +30,10 @@ from streamcalls.replay._complete import complete_response
 from streamcalls.replay._recordings import CONTENT_TYPES, event_ends
 from streamcalls.replay._reframe import gemini_body
 from streamcalls.testing import Recording, bundled_recordings, load_recordings
-from tests.eventstream import BUNDLED as BUNDLED_FOLDER
-from tests.eventstream import build, frame
-from tests.replaying import BUNDLED, PROVIDERS, complete_finish, complete_text, prompt, request
 from tests.support import DATA, check_protocol, counter_ids, normalize
+from tests.support.eventstream import BUNDLED as BUNDLED_FOLDER
+from tests.support.eventstream import build, frame
+from tests.support.replaying import BUNDLED, PROVIDERS, complete_finish, complete_text, prompt, request
 
 SSE = "text/event-stream; charset=utf-8"
 
@@ -140,7 +140,7 @@ def test_every_provider_s_plan_day_says_what_openai_s_says(provider: str) -> Non
 def test_the_bundled_bedrock_streams_are_built_from_their_readable_sources() -> None:
     sources = sorted(
         BUNDLED_FOLDER.glob("bedrock_*.frames.jsonl")
-    )  # python -m tests.eventstream rebuilds them
+    )  # python -m tests.support.eventstream rebuilds them
     assert [s.name for s in sources] == [
         "bedrock_plan_day.frames.jsonl",
         "bedrock_plan_day.turn2.frames.jsonl",

@@ -1,4 +1,4 @@
-"""Every provider's target, read back by the parser: the round trip of issue 23 (``tests/writer_roundtrip.py``).
+"""Every provider's target, read back by the parser: the round trip of issue 23 (``tests/support/writer_roundtrip.py``).
 
 For every recording of the corpus and every registered provider target B,
 the recording's events written as B's stream read back -- whole, one byte at a
@@ -23,8 +23,14 @@ from streamcalls import UsageError, write_response
 from streamcalls.providers import PROVIDERS
 from streamcalls.writing import CANNOT_CARRY, TARGETS, register
 from tests.support import Case, corpus
-from tests.ui_streams import Item, event_lists
-from tests.writer_roundtrip import check_round_trip, compare, first_stream, provider_targets, read_back
+from tests.support.ui_streams import Item, event_lists
+from tests.support.writer_roundtrip import (
+    check_round_trip,
+    compare,
+    first_stream,
+    provider_targets,
+    read_back,
+)
 
 CASES = corpus()
 TARGET_NAMES = provider_targets()

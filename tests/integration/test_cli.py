@@ -15,8 +15,8 @@ import streamcalls
 from streamcalls import Event, ParseError, ProviderError, StreamParser, ToolCallFailed
 from streamcalls.cli._main import main
 from streamcalls.cli._replay import replay
-from tests.partial_rules import folded_patches
 from tests.support import DATA, normalize
+from tests.support.partial_rules import folded_patches
 
 
 def test_replay_prints_json_lines_that_decode_to_the_events() -> None:
@@ -308,7 +308,7 @@ def test_replay_partial_prints_each_path_and_its_growing_value() -> None:
 
 
 def test_replay_partial_shows_the_end_of_a_long_string() -> None:
-    from tests.streams import openai_args, openai_call_start, openai_finish
+    from tests.support.streams import openai_args, openai_call_start, openai_finish
 
     content = "".join(f"line {n}\\n" for n in range(200))
     data = openai_call_start(0, "c", "write_file") + openai_args(0, '{"content": "')

@@ -11,8 +11,8 @@ from rich.console import Console
 import streamcalls
 import streamcalls.testing
 from streamcalls.replay._demo import run_demo
-from tests.docblocks import served
 from tests.support import normalize
+from tests.support.docblocks import served
 
 
 def test_demo_runs_tools_as_their_calls_complete() -> None:

@@ -29,11 +29,11 @@ from anthropic.types import MessageParam
 
 import streamcalls
 from streamcalls.testing import ReplayApp, load_recordings, serve
-from tests.replaying import BEDROCK_TYPE
+from tests.support.replaying import BEDROCK_TYPE
 
 pytestmark = pytest.mark.anyio
 
-DATA: Final = Path(__file__).parent / "data"
+DATA: Final = Path(__file__).parent.parent / "data"
 VERSION: Final = "bedrock-2023-05-31"
 USER: Final[MessageParam] = {"role": "user", "content": "Weather in Bergen and Oslo?"}
 THINKING: Final = {

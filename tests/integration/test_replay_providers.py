@@ -6,7 +6,7 @@ under ``run_tools`` with typed function tools, ``run.messages(provider)``
 appended to the history, the second request -- which the server accepts
 and answers with the recording's final answer.  The complete responses
 (``stream: false``) are read back with ``extract`` and compared with ones
-written out here; refused histories are in tests/test_replay_refusals.py.
+written out here; refused histories are in tests/integration/test_replay_refusals.py.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import pytest
 import streamcalls
 from streamcalls import StreamFinished, StreamStarted, TextDelta, ToolCallCompleted, ToolResult, extract
 from streamcalls.codec import CodecProviderName
-from tests.replaying import (
+from tests.support import counter_ids, normalize
+from tests.support.replaying import (
     ASK,
     BUNDLED,
     PROVIDERS,
@@ -31,7 +32,6 @@ from tests.replaying import (
     replay,
     request,
 )
-from tests.support import counter_ids, normalize
 
 pytestmark = pytest.mark.anyio
 

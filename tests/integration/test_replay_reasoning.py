@@ -33,8 +33,8 @@ import streamcalls
 from streamcalls import ToolResult
 from streamcalls.codec import CodecProviderName
 from streamcalls.providers import PROVIDER_NAMES
-from tests.replaying import ASK, BUNDLED, TOOLS, prompt, provider_error, replay, request
 from tests.support import counter_ids, normalize
+from tests.support.replaying import ASK, BUNDLED, TOOLS, prompt, provider_error, replay, request
 
 pytestmark = pytest.mark.anyio
 

@@ -5,7 +5,7 @@ a user writes them (``encode_call`` + ``encode_result``), with the mistakes
 users make; the expected bodies are written out here in each provider's
 error shape and wording and were reviewed by eye (the wording's sources are
 in each ``streamcalls/providers/<name>/history_rules.py``).  OpenAI Chat's and Anthropic's
-refusals are in tests/test_replay_loop.py.
+refusals are in tests/integration/test_replay_loop.py.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 import streamcalls
 from streamcalls import ProviderError, StreamFinished, ToolCall, ToolResult, encode_call, encode_result
 from streamcalls.codec import CodecProviderName
-from tests.replaying import prompt, provider_error, replay, request
+from tests.support.replaying import prompt, provider_error, replay, request
 
 pytestmark = pytest.mark.anyio
 

@@ -21,8 +21,8 @@ import pytest
 
 from streamcalls.providers.anthropic.request_rules import SERVER_TOOLS
 from streamcalls.testing import ReplayApp, load_recordings, serve
-from tests.replaying import ASK, BUNDLED, provider_error, replay
 from tests.support import DATA
+from tests.support.replaying import ASK, BUNDLED, provider_error, replay
 
 pytestmark = pytest.mark.anyio
 

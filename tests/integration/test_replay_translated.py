@@ -3,7 +3,7 @@
 A request naming another provider's recording by its key (``openai/plan_day``
 on ``/v1/messages``) gets that recording written in the endpoint's wire
 format by the provider's stream writer.  The oracle is the SDK: its own
-stream helper's final message (:mod:`tests.sdk_readers`) must hold the
+stream helper's final message (:mod:`tests.support.sdk_readers`) must hold the
 recording's text, calls (names, arguments, and the ids the recording gave
 them) and reasoning where the SDK keeps it.  The pairs are every bundled
 recording × every provider that has both an SDK reader here and a
@@ -23,9 +23,9 @@ import streamcalls
 from streamcalls import Turn
 from streamcalls.replay._translate import writable_providers
 from streamcalls.writing import TARGETS
-from tests.replaying import BUNDLED, complete_text, replay, request
-from tests.sdk_readers import READERS, Read, first_history
 from tests.support import counter_ids
+from tests.support.replaying import BUNDLED, complete_text, replay, request
+from tests.support.sdk_readers import READERS, Read, first_history
 
 pytestmark = pytest.mark.anyio
 

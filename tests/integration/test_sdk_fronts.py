@@ -28,8 +28,8 @@ import pytest
 import streamcalls
 from streamcalls import ProviderError, StreamFinished, ToolCallFailed, ToolResult
 from streamcalls.testing import ReplayApp, load_recordings, serve
-from tests.rawhttp import Connection, chunk, head, raw_server
 from tests.support import DATA, Case, normalize
+from tests.support.rawhttp import Connection, chunk, head, raw_server
 
 pytestmark = pytest.mark.anyio
 

@@ -1,6 +1,6 @@
 """Stall detection over real HTTP, on asyncio and trio: a server that sends only keep-alives is caught.
 
-The server (tests/rawhttp.py) sends some content, then keep-alives for as long
+The server (tests/support/rawhttp.py) sends some content, then keep-alives for as long
 as the client stays: SSE comments, or Anthropic ``ping`` events, which the
 anthropic SDK reads itself.  The limits are short real times; the tests
 assert only that the stall is caught, which holds however slow the machine.
@@ -19,8 +19,8 @@ import pytest
 
 import streamcalls
 from streamcalls import StreamFinished, TextDelta
-from tests.rawhttp import Connection, chunk, head, raw_server
-from tests.test_stalls import COMMENT, HI, MESSAGE_START, PING, ROLE, anthropic_event, without_start
+from tests.support.rawhttp import Connection, chunk, head, raw_server
+from tests.unit.test_stalls import COMMENT, HI, MESSAGE_START, PING, ROLE, anthropic_event, without_start
 
 pytestmark = pytest.mark.anyio
 

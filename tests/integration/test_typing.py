@@ -1,6 +1,6 @@
 """Types as a user's ``mypy --strict`` sees them: provider names, and the codec in the SDKs' typed parameters.
 
-The checks run mypy in a subprocess over temporary files (tests/typecheck.py),
+The checks run mypy in a subprocess over temporary files (tests/support/typecheck.py),
 with the official SDKs installed and without them.  The SDK script is what a
 user writes: the codec's output passed straight to ``tools=``, ``messages=``
 and ``input=`` of the openai and anthropic clients, and appended to or
@@ -15,7 +15,7 @@ from typing import get_args
 import streamcalls
 from streamcalls.codec import CODEC_PROVIDERS, CodecProviderName
 from streamcalls.providers import ALIASES, PROVIDER_NAMES
-from tests.typecheck import run_mypy
+from tests.support.typecheck import run_mypy
 
 SDK_SCRIPT = '''\
 """The codec's output where the official SDKs' typed parameters expect it."""

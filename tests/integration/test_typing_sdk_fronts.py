@@ -5,14 +5,14 @@ model, and pydantic models iterate -- over ``(field, value)`` pairs -- so a
 front typed ``Iterable[Any]`` let it through.  The fronts take iterables of
 SDK objects or mappings, which a pair is not: mypy refuses the mistake at
 the line that makes it, as the fronts do at run time.  Checked with the
-official SDKs' own types (tests/typecheck.py).
+official SDKs' own types (tests/support/typecheck.py).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.typecheck import run_mypy
+from tests.support.typecheck import run_mypy
 
 STREAMS = '''\
 """Every stream the SDKs give goes in, async or sync, with the fronts' options."""

@@ -47,10 +47,10 @@ from streamcalls import (
     Usage,
     write_stream,
 )
-from tests.docblocks import DOCS, SERVER, blocks, served
-from tests.ui_streams import Item
+from tests.support.docblocks import DOCS, SERVER, blocks, served
+from tests.support.ui_streams import Item
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 GUIDE = DOCS / "guide" / "writing-streams.md"
 MODULES = ROOT / ".node" / "node_modules"
 READER = ROOT / "tests" / "js" / "read_ui_message_stream.mjs"

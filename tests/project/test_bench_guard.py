@@ -18,7 +18,7 @@ import pytest
 
 from benchmarks import guard
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def row(

@@ -1,11 +1,11 @@
-"""make test's coverage line (tests/coverage_floors.py): what counts as the core, and when the line fails."""
+"""make test's coverage line (tests/support/coverage_floors.py): what counts as the core, and when the line fails."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.coverage_floors import core_files, verdict
-from tests.test_layering import PACKAGE
+from tests.project.test_layering import PACKAGE
+from tests.support.coverage_floors import core_files, verdict
 
 
 def test_the_core_is_every_module_below_the_async_front() -> None:

@@ -3,7 +3,7 @@
 The site itself is built by ``make docs`` (and by ``make test``) with
 ``mkdocs build --strict``, which fails on a broken link, a page left out of
 the nav or a cross-reference that does not resolve.  These tests check what
-the build cannot: that the pages' code does what they say (tests/docblocks.py
+the build cannot: that the pages' code does what they say (tests/support/docblocks.py
 says how each kind of block is checked), and that the reference is complete.
 """
 
@@ -19,7 +19,7 @@ import pytest
 import streamcalls
 import streamcalls.codec
 import streamcalls.testing
-from tests.docblocks import (
+from tests.support.docblocks import (
     DEFAULT_SERVE,
     DOCS,
     ROOT,
@@ -117,7 +117,7 @@ def extra(name: str) -> list[str]:
 def test_the_docs_extra_brings_a_signature_formatter() -> None:
     """mkdocstrings-python formats the reference's signatures (``separate_signature``) with Black or Ruff,
     whichever is installed; with neither, ``make docs`` on the docs extra alone leaves each on one long line
-    and passes --strict (it says so at INFO level).  tests/site_check.py sees them formatted on the site."""
+    and passes --strict (it says so at INFO level).  tests/support/site_check.py sees them formatted on the site."""
     assert {"black", "ruff"} & set(extra("docs"))
     assert "mkdocstrings-python" in extra("docs")
 

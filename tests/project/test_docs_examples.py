@@ -21,7 +21,7 @@ import pytest
 
 import streamcalls
 import streamcalls.testing
-from tests.docblocks import DOCS, ROOT, Block, Servers, blocks, run_program, served, site_blocks
+from tests.support.docblocks import DOCS, ROOT, Block, Servers, blocks, run_program, served, site_blocks
 
 PROGRAMS = [block for block in site_blocks() if block.kind == "program"]
 

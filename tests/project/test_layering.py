@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-PACKAGE = Path(__file__).parent.parent / "streamcalls"
+PACKAGE = Path(__file__).parent.parent.parent / "streamcalls"
 
 
 class Layer(NamedTuple):

@@ -2,7 +2,7 @@
 
 Each of its code blocks is a block of a site page, word for word (with the
 same replay server options), so the site's tests run it and hold its output
-to what the page says (tests/test_docs.py, tests/test_docs_examples.py); its
+to what the page says (tests/project/test_docs.py, tests/project/test_docs_examples.py); its
 claim about the benchmarks is Home's, which the Benchmarks page's numbers
 back; its links lead to files that exist.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.docblocks import DOCS, README, ROOT, Block, blocks, site_blocks
-from tests.test_docs_examples import CHECKS, key
+from tests.project.test_docs_examples import CHECKS, key
+from tests.support.docblocks import DOCS, README, ROOT, Block, blocks, site_blocks
 
 README_BLOCKS = blocks(README)
 _LINK = re.compile(r"\]\(([^)\s]+)\)")

@@ -12,7 +12,7 @@ import pytest
 
 import streamcalls
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def test_pyproject_reads_the_version_from_the_package() -> None:

@@ -27,7 +27,7 @@ from streamcalls import (
     ToolCallStarted,
 )
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 
 # Extensions of recorded streams; the expected events sit beside each as NAME.events.jsonl.
 STREAM_SUFFIXES = (".sse", ".ndjson", ".json", ".bin", ".txt", ".html")

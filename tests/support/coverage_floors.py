@@ -1,10 +1,10 @@
 """``make test``'s coverage line: the whole package's and the sans-IO core's, each against its floor.
 
-``python -m tests.coverage_floors FLOOR CORE_FLOOR`` reads the data of the
+``python -m tests.support.coverage_floors FLOOR CORE_FLOOR`` reads the data of the
 ``coverage run -m pytest`` that just ran (combined with its subprocesses'),
 prints one line for the verdict, and exits 1 when either percentage is under
 its floor (or there is no data).  The sans-IO core is every module in a layer
-below the async front in ``tests/test_layering.py``'s ``LAYERS``: the leaf
+below the async front in ``tests/project/test_layering.py``'s ``LAYERS``: the leaf
 modules, framing, the providers and detectors, the parser and the codec.
 ``python -m coverage report`` shows the numbers file by file.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 import coverage
 from coverage.exceptions import NoDataError
 
-from tests.test_layering import LAYERS, PACKAGE
+from tests.project.test_layering import LAYERS, PACKAGE
 
 ASYNC_FRONT = "the async front"
 

@@ -1,6 +1,6 @@
 """The code blocks of the documentation -- the site's pages (docs/**/*.md) and the README -- found and run.
 
-The README's blocks are copies of blocks on the site (tests/test_readme.py
+The README's blocks are copies of blocks on the site (tests/project/test_readme.py
 checks each is there, word for word), so running the site's runs them.
 
 A block is checked by its kind:
@@ -40,7 +40,7 @@ import anyio
 
 import streamcalls
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
 SERVER = "http://127.0.0.1:8000"  # the address the pages' programs use: streamcalls serve's default

@@ -25,7 +25,7 @@ each optionally with ``"headers": [[name, type, value], ...]`` (extra
 headers), ``"corrupt": "message-crc" | "prelude-crc"`` (flip a CRC bit) or
 ``"cut": N`` (keep only the message's first N bytes: a truncated stream).
 
-``python -m tests.eventstream`` rebuilds every ``.bin`` from its source (``tests/data/bedrock/``
+``python -m tests.support.eventstream`` rebuilds every ``.bin`` from its source (``tests/data/bedrock/``
 and ``tests/data/bedrock-invoke/``), the
 replay server's bundled Bedrock conversations (``streamcalls/replay/demo_streams/
 bedrock_*.frames.jsonl``) included.
@@ -42,9 +42,9 @@ from typing import Any
 
 import msgspec
 
-BEDROCK = Path(__file__).parent / "data" / "bedrock"
-BEDROCK_INVOKE = Path(__file__).parent / "data" / "bedrock-invoke"
-BUNDLED = Path(__file__).parent.parent / "streamcalls" / "replay" / "demo_streams"
+BEDROCK = Path(__file__).parent.parent / "data" / "bedrock"
+BEDROCK_INVOKE = Path(__file__).parent.parent / "data" / "bedrock-invoke"
+BUNDLED = Path(__file__).parent.parent.parent / "streamcalls" / "replay" / "demo_streams"
 
 # Value type -> struct format of a fixed-size value.
 _FIXED = {2: ">b", 3: ">h", 4: ">i", 5: ">q", 8: ">q"}

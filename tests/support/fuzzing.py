@@ -27,7 +27,7 @@ lost, the reasoning the channel gave counted as kept
 ``partial_arguments=True``: its patches follow the rules
 (``partial_rules.check_patches``), and without them its events are the whole
 run's, which has no patches.  ``fuzz/run.py`` drives it
-with atheris; ``tests/test_fuzz.py`` with hypothesis and the regression inputs.
+with atheris; ``tests/corpus/test_fuzz.py`` with hypothesis and the regression inputs.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from __future__ import annotations
 import streamcalls
 from streamcalls import Limits, ReasoningDelta, StreamParser, ToolCallStarted, UsageError
 from streamcalls.codec import CODEC_PROVIDERS, CodecProviderName
-from tests.conservation import FRAMED, check_conservation
-from tests.partial_rules import check_patches, without_patches
 from tests.support import DATA, check_protocol, corpus, counter_ids, normalize
+from tests.support.conservation import FRAMED, check_conservation
+from tests.support.partial_rules import check_patches, without_patches
 
 PROVIDERS = (
     "auto",
@@ -93,7 +93,7 @@ DETECTORS = (
     "functionary_v32",
     "answer",
 )
-# The detectors whose tags frame the model's text (reasoning, an answer's tags): tests/conservation.py
+# The detectors whose tags frame the model's text (reasoning, an answer's tags): tests/support/conservation.py
 # lets those tags vanish while one of them is on.
 # Every detector but those that read the text from its first character (think_prompted reads
 # the whole text as reasoning until its closing tag).

@@ -4,7 +4,7 @@ calls in the order a stream writes them, and an HTTP transport that answers an S
 An SDK raises on a provider error in the stream (or ends there), so the
 recordings it reads are those whose turn has no error: for them, the SDK's
 reading of the written stream and of the written complete response is
-compared with the turn (tests/test_writer_gemini.py, _ollama, _cohere).
+compared with the turn (tests/unit/test_writer_gemini.py, _ollama, _cohere).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Write NAME.events.jsonl for recorded streams that have none yet (review them by hand!).
 
-python -m tests.regen            # only missing files
-python -m tests.regen --force    # rewrite all
+python -m tests.support.regen            # only missing files
+python -m tests.support.regen --force    # rewrite all
 """
 
 from __future__ import annotations

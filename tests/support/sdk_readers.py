@@ -21,7 +21,7 @@ import anyio
 import openai
 
 import streamcalls
-from tests.replaying import TOOLS, prompt
+from tests.support.replaying import TOOLS, prompt
 
 
 class Read(NamedTuple):

@@ -30,7 +30,7 @@ import msgspec
 
 import streamcalls
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGES = (streamcalls, msgspec, anyio)
 
 

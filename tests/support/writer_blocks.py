@@ -40,7 +40,7 @@ from streamcalls import (
     ToolCallStarted,
     ToolResult,
 )
-from tests.ui_streams import Item
+from tests.support.ui_streams import Item
 
 FAILED = object()
 """The arguments of a call that failed: what its fragments parse to, if anything."""

@@ -26,9 +26,9 @@ from streamcalls import (
     ToolCallStarted,
     Usage,
 )
-from tests.eventstream import BEDROCK, frame, message, sources
 from tests.support import after_start, bytewise, split_at
 from tests.support import feed_content as feed_chunks
+from tests.support.eventstream import BEDROCK, frame, message, sources
 
 
 def specs(path: Path) -> list[dict[str, Any]]:

@@ -1,6 +1,6 @@
 """Bedrock ``InvokeModelWithResponseStream``: what the recordings in tests/data/bedrock-invoke do not pin.
 
-- each recording's ``.bin`` is its readable source's frames (``tests/eventstream.py``);
+- each recording's ``.bin`` is its readable source's frames (``tests/support/eventstream.py``);
 - Claude's events in the chunks are read exactly as the same events in Anthropic's own SSE stream,
   turned into SSE by the anthropic SDK's own Bedrock decoder (``_chunk_bytes_to_sse``): the oracle;
 - boto3's decoded events (``{"chunk": {"bytes": b"..."}}``) through ``feed_event`` give the events
@@ -31,8 +31,8 @@ from streamcalls import (
     encode_turn,
     parse,
 )
-from tests.eventstream import BEDROCK_INVOKE, build, frame, message, sources
 from tests.support import after_start, feed_chunks, plain
+from tests.support.eventstream import BEDROCK_INVOKE, build, frame, message, sources
 
 SOURCES = sources(BEDROCK_INVOKE)
 
@@ -45,7 +45,9 @@ def test_fixtures_are_built_from_their_sources() -> None:
     assert len(SOURCES) >= 12
     for source in SOURCES:
         target = source.with_name(source.name.replace(".frames.jsonl", ".bin"))
-        assert target.read_bytes() == build(source), f"run python -m tests.eventstream ({target.name})"
+        assert target.read_bytes() == build(source), (
+            f"run python -m tests.support.eventstream ({target.name})"
+        )
 
 
 # -- Claude: the anthropic SDK's own decoder as the oracle ----------------------------------------

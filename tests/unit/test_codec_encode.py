@@ -478,7 +478,7 @@ def test_arguments_are_canonical_compact_json_strings() -> None:
 
 def test_precise_return_types() -> None:
     # Checked by this repository's mypy --strict run: a literal name gives the SDK's own
-    # request type (tests/test_typing.py passes them to the SDKs); a name typed CodecProviderName gives
+    # request type (tests/integration/test_typing.py passes them to the SDKs); a name typed CodecProviderName gives
     # dict[str, Any] from encode_result (the union of the SDKs' types from encode_call).
     from anthropic.types import MessageParam
     from openai.types.responses import ResponseInputItemParam

@@ -14,9 +14,9 @@ from streamcalls import (
     ToolCallCompleted,
 )
 from streamcalls._detect import FramingSniffer, sniff_framing
-from tests.streams import ANTHROPIC_END, ANTHROPIC_START, openai_chunk, openai_finish
 from tests.support import bytewise
 from tests.support import feed_content as feed_chunks
+from tests.support.streams import ANTHROPIC_END, ANTHROPIC_START, openai_chunk, openai_finish
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ every detector on keeps, until its first markup, no detector, no markup record a
 of its own: what it searches with is shared by the channels of the same detectors, and each
 detector is built at its first region (one markup record then serves them all, as only one
 reads at a time).  Measured with tracemalloc (allocations, not time: stable on a busy machine),
-as tests/test_memory.py measures the parser.
+as tests/unit/test_memory.py measures the parser.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 from streamcalls import StreamParser, ToolCallCompleted, ToolCallFailed
 from streamcalls.detectors import DETECTORS
 from streamcalls.detectors._engine.channel import TextChannel
-from tests.test_detectors import texts
+from tests.unit.test_detectors import texts
 
 EVERY = tuple(name for name, kind in DETECTORS.items() if not kind.opens_text)
 # Prose with the characters markup begins with, a line end, and the beginnings of markup.

@@ -26,8 +26,9 @@ from streamcalls import (
 )
 from streamcalls.detectors import DETECTORS
 from streamcalls.detectors._engine.detector import Tier
-from tests.conservation import check_conservation
-from tests.streams import (
+from tests.support import counter_ids, feed_chunks, normalize, split_at
+from tests.support.conservation import check_conservation
+from tests.support.streams import (
     ANTHROPIC_END,
     ANTHROPIC_START,
     anthropic_event,
@@ -35,7 +36,6 @@ from tests.streams import (
     anthropic_stop,
     anthropic_tool_start,
 )
-from tests.support import counter_ids, feed_chunks, normalize, split_at
 
 ALL = ("fence", "json", "hermes", "mistral", "llama", "deepseek")
 # Every registered detector, but those that read the text from its first character
@@ -235,7 +235,7 @@ MIXED = anthropic_stream(("text", FENCE), ("tool", "{}"), ("text", FENCE + BARE)
 
 
 def sources(native: bool | None) -> list[str]:
-    # detect= named: how native= gates the text detectors (which run by default: tests/test_fallback_policy.py)
+    # detect= named: how native= gates the text detectors (which run by default: tests/unit/test_fallback_policy.py)
     return [call.source for call in calls(feed_chunks([MIXED], "anthropic", native=native, detect=BOTH))]
 
 

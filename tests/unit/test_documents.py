@@ -1,7 +1,7 @@
 """Bodies that are not streams: error objects, complete responses, HTML pages.
 
 The recordings themselves (``tests/data/<provider>/non_stream*.json``,
-``error_body.json``, ``html_*.html``, ...) run through tests/test_corpus.py
+``error_body.json``, ``html_*.html``, ...) run through tests/corpus/test_corpus.py
 like every stream: whole, one byte at a time, at every two-piece split, at
 random splits, under their provider and under ``auto``.  Here:
 

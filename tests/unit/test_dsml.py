@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from streamcalls import StreamParser, ToolCallCompleted, ToolCallFailed, ToolCallStarted
-from tests.conservation import check_conservation
 from tests.support import DATA, bytewise, counter_ids, feed_chunks, normalize, split_at
 from tests.support import completed_calls as calls
 from tests.support import text_of as texts
+from tests.support.conservation import check_conservation
 
 DETECT = ("dsml",)
 BLOCK, BLOCK_END = "<｜DSML｜function_calls>", "</｜DSML｜function_calls>"

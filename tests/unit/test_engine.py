@@ -23,10 +23,10 @@ from streamcalls.detectors._parts.callkeys import CallKeys
 from streamcalls.detectors._parts.jsoncalls import Body, JsonCalls
 from streamcalls.detectors._parts.pycalls import PythonCalls
 from streamcalls.detectors._parts.xmlparams import Closer
-from tests.conservation import check_conservation
 from tests.support import bytewise, feed_chunks, normalize, split_at
 from tests.support import completed_calls as calls
 from tests.support import text_of as texts
+from tests.support.conservation import check_conservation
 
 
 class Jamba(JsonCalls):

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from streamcalls import Limits, ParseError, StreamParser
 from streamcalls._detect import sniff_framing
 from streamcalls.framing._eventstream import EventStreamFramer, HeaderError, read_headers, valid_prelude
-from tests.eventstream import BEDROCK, build, frame, header, message, sources
 from tests.support import bytewise, split_at
+from tests.support.eventstream import BEDROCK, build, frame, header, message, sources
 
 
 class Recorder:
@@ -241,7 +241,9 @@ def test_fixtures_are_built_from_their_sources() -> None:
     assert len(sources()) >= 12
     for source in sources():
         target = BEDROCK / source.name.replace(".frames.jsonl", ".bin")
-        assert target.read_bytes() == build(source), f"run python -m tests.eventstream ({target.name})"
+        assert target.read_bytes() == build(source), (
+            f"run python -m tests.support.eventstream ({target.name})"
+        )
 
 
 def test_parser_reports_framing_errors_through_limits() -> None:

@@ -37,7 +37,6 @@ from streamcalls import (
     ToolResult,
 )
 from streamcalls._policy import HOSTED_MODELS, has_native_calls
-from tests.eventstream import frame
 from tests.support import (
     DATA,
     bytewise,
@@ -49,8 +48,9 @@ from tests.support import (
     split_at,
     text_of,
 )
+from tests.support.eventstream import frame
 
-GUIDE = Path(__file__).parent.parent / "docs" / "guide" / "calls-in-text.md"
+GUIDE = Path(__file__).parent.parent.parent / "docs" / "guide" / "calls-in-text.md"
 PROVIDERS = (
     "text",
     "openai",
@@ -931,7 +931,7 @@ def test_a_dropped_copy_takes_exactly_its_markup_for_any_chunking(
 
 
 def test_the_fuzz_tap_counts_dropped_copies() -> None:
-    from tests.fuzzing import run
+    from tests.support.fuzzing import run
 
     data = (DATA / "openai" / "echo_native_first.sse").read_bytes()
     _, tap = run(data, 7, "openai", detect=("hermes",))

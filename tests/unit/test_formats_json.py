@@ -6,7 +6,7 @@ and must give the spec's expected text, reasoning, calls (name, arguments, id wh
 writes one) and failed calls (name, raw).  The expected results were written by hand from the
 formats' chat templates and the peers' documented outputs, before any detector existed: they
 are the oracle.  Besides: each call completes in the very feed that brings the end of its
-object (its end marker, for Hermes blocks), and no character is lost (rule 8, tests/conservation.py).
+object (its end marker, for Hermes blocks), and no character is lost (rule 8, tests/support/conservation.py).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from streamcalls import (
 from streamcalls._policy import has_native_calls
 from streamcalls.detectors import DETECTORS
 from streamcalls.detectors._parts.jsoncalls import MAX_SKIP, Body, JsonCalls
-from tests.conservation import check_conservation
 from tests.support import (
     bytewise,
     check_protocol,
@@ -42,8 +41,9 @@ from tests.support import (
     split_at,
     text_of,
 )
+from tests.support.conservation import check_conservation
 
-FORMATS = Path(__file__).parent / "data" / "formats"
+FORMATS = Path(__file__).parent.parent / "data" / "formats"
 # The formats of this file: JSON in markup (the XML, Python-call and custom-literal ones have theirs).
 NAMES = (
     "jamba",

@@ -7,7 +7,7 @@ tools=...)`` whole, one byte at a time and at random splits, and must give the s
 reasoning, calls and failed calls (name and ``raw``).  A case whose chat template opens the
 reasoning (``reasoning_open``) runs with ``think_prompted``, as the guide says to.  Besides: each
 call completes in the very feed that brings its end marker (eagerness); rule 8 holds
-(``tests/conservation.py``), for the format alone and with every detector on; the value-typing
+(``tests/support/conservation.py``), for the format alone and with every detector on; the value-typing
 rules as tables; ``model=`` maps every id and tag of each spec, and none of its neighbours; and
 calls generated from random arguments, written as each template writes them, come back exactly.
 """
@@ -34,7 +34,6 @@ from streamcalls import (
     detectors_for_model,
 )
 from streamcalls.detectors import DETECTORS
-from tests.conservation import FRAMED, check_conservation
 from tests.support import (
     bytewise,
     check_protocol,
@@ -46,6 +45,7 @@ from tests.support import (
     split_at,
     text_of,
 )
+from tests.support.conservation import FRAMED, check_conservation
 
 FORMATS = (
     "seed_oss",
@@ -60,7 +60,7 @@ FORMATS = (
 )
 SPECS = {
     name: json.loads(
-        (Path(__file__).parent / "data" / "formats" / f"{name}.json").read_text(encoding="utf-8")
+        (Path(__file__).parent.parent / "data" / "formats" / f"{name}.json").read_text(encoding="utf-8")
     )
     for name in FORMATS
 }

@@ -20,7 +20,6 @@ from streamcalls import (
     ToolCallPatch,
     ToolCallStarted,
 )
-from tests.conservation import check_conservation
 from tests.support import (
     bytewise,
     counter_ids,
@@ -37,6 +36,7 @@ from tests.support import (
 from tests.support import (
     text_of as texts,
 )
+from tests.support.conservation import check_conservation
 
 DETECT = ("harmony",)
 run = text_run(DETECT)

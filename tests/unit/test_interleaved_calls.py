@@ -33,8 +33,8 @@ from streamcalls import (
     ToolCallDelta,
     ToolCallFailed,
 )
-from tests.eventstream import frame
 from tests.support import check_protocol
+from tests.support.eventstream import frame
 
 openai = pytest.importorskip("openai")
 from openai.lib.streaming.chat import ChatCompletionStreamState  # noqa: E402

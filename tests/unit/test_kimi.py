@@ -19,7 +19,6 @@ from streamcalls import (
     ToolCallFailed,
     ToolCallStarted,
 )
-from tests.conservation import check_conservation
 from tests.support import (
     bytewise,
     counter_ids,
@@ -33,6 +32,7 @@ from tests.support import (
 from tests.support import (
     text_of as texts,
 )
+from tests.support.conservation import check_conservation
 
 DETECT = ("kimi",)
 run = text_run(DETECT)

@@ -2,7 +2,7 @@
 
 Every registered detector is on, and each one's own triggers (drawn from
 its trigger patterns) are thrown in, so a new detector is checked as soon as
-it is registered.  The oracle is tests/conservation.py, a reader that knows only the events:
+it is registered.  The oracle is tests/support/conservation.py, a reader that knows only the events:
 the input must read as the text and the failed calls' raw text, in order,
 with gaps only where a call completed or a limit cut a failed call.  And the
 bare-JSON detector must not start a call before the object shows that it is
@@ -28,14 +28,14 @@ from streamcalls import (
     ToolCallStarted,
 )
 from streamcalls.detectors import DEFAULT_DETECT, DETECTORS
-from tests.conservation import check_conservation, matches, pieces
 from tests.support import check_protocol, counter_ids, normalize, split_at
+from tests.support.conservation import check_conservation, matches, pieces
 
 # Every detector but those that read the text from its first character (think_prompted: all of
 # it is reasoning until a closing tag, which would hide the rest): they are checked below.
 ALL = tuple(name for name, kind in DETECTORS.items() if not kind.opens_text)
 OPENING = tuple(name for name, kind in DETECTORS.items() if kind.opens_text)
-HARMONY = "harmony" in ALL  # its framing may vanish (see tests/conservation.py)
+HARMONY = "harmony" in ALL  # its framing may vanish (see tests/support/conservation.py)
 THINK = True  # and so may the reasoning tags
 TINY = Limits(max_arguments_bytes=48, max_buffered_bytes=64, max_json_depth=3, max_calls=3)
 

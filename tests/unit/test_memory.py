@@ -29,7 +29,7 @@ from streamcalls import (
     ToolCallFailed,
     ToolCallStarted,
 )
-from tests.streams import openai_args, openai_call_start, openai_chunk
+from tests.support.streams import openai_args, openai_call_start, openai_chunk
 
 PROSE = ("Some prose with {braces}, ~tildes~, <tags> and `ticks`.\n~~ almost a fence\n" * 60).encode()
 

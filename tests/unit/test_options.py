@@ -12,8 +12,8 @@ import pytest
 import streamcalls
 from streamcalls import Limits, StreamParser, ToolCallFailed, UsageError
 from streamcalls.testing import ReplayApp
-from tests.streams import OPENAI_DONE, openai_args, openai_call_start, openai_chunk, openai_finish
 from tests.support import feed_content as feed_chunks
+from tests.support.streams import OPENAI_DONE, openai_args, openai_call_start, openai_chunk, openai_finish
 
 LIMIT_NAMES = tuple(Limits.__struct_fields__)
 

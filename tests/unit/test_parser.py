@@ -24,7 +24,9 @@ from streamcalls import (
     ToolCallStarted,
     UsageError,
 )
-from tests.streams import (
+from tests.support import counter_ids
+from tests.support import feed_content as feed_chunks
+from tests.support.streams import (
     ANTHROPIC_END,
     ANTHROPIC_START,
     anthropic_json,
@@ -36,8 +38,6 @@ from tests.streams import (
     openai_finish,
     sse,
 )
-from tests.support import counter_ids
-from tests.support import feed_content as feed_chunks
 
 
 def completed(events: list[streamcalls.Event]) -> list[ToolCall]:

@@ -1,6 +1,6 @@
 """partial_arguments=True: ToolCallPatch events (issue 13).
 
-The rules (tests/partial_rules.py) are checked against an independent prefix
+The rules (tests/support/partial_rules.py) are checked against an independent prefix
 reader on every recorded stream at whole, one-byte and random chunkings; exact
 patch sequences are written out by hand for the small cases.  Made-up
 arguments in every format: test_partial_formats.py; PartialArguments:
@@ -29,13 +29,13 @@ from streamcalls import (
     ToolCallFailed,
     ToolCallPatch,
 )
-from tests import streams as s
-from tests.partial_rules import (
+from tests.support import streams as s
+from tests.support import DATA, Case, bytewise, corpus, feed_chunks, normalize, split_at
+from tests.support.partial_rules import (
     check_patches,
     folded_patches,
     without_patches,
 )
-from tests.support import DATA, Case, bytewise, corpus, feed_chunks, normalize, split_at
 
 CASES = corpus()
 IDS = [case.id for case in CASES]

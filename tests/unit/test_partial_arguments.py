@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from streamcalls import PartialArguments, ToolCallPatch, UsageError
-from tests.test_partial import openai_wire, run
+from tests.unit.test_partial import openai_wire, run
 
 
 def test_partial_arguments_applies_adds_and_appends() -> None:

@@ -4,7 +4,7 @@ Hypothesis writes the JSON text itself -- every escape style, surrogate pairs,
 big ints, floats, duplicate keys, random blanks, double-encoded and empty
 arguments -- cuts it into random fragments, wraps it in a provider's stream or
 a text format, and feeds that whole, one byte at a time and at random splits:
-the patches follow the rules (tests/partial_rules.py) and fold to the same
+the patches follow the rules (tests/support/partial_rules.py) and fold to the same
 sequence every time.
 """
 
@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests import streams as s
-from tests.partial_rules import NOTHING, Invalid, check_patches, folded_patches, prefix_value, same
+from tests.support import streams as s
 from tests.support import bytewise, split_at
-from tests.test_partial import completed, openai_wire, run
+from tests.support.partial_rules import NOTHING, Invalid, check_patches, folded_patches, prefix_value, same
+from tests.unit.test_partial import completed, openai_wire, run
 
 _WS = st.sampled_from(["", "", "", " ", "\n", "\t", " \r\n  "])
 _SHORT = {

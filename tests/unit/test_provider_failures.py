@@ -28,8 +28,8 @@ from streamcalls._statuses import documented_status
 from streamcalls.aio._http import retry_after_in
 from streamcalls.framing._error_bodies import error_in
 from streamcalls.testing import ReplayApp, load_recordings, serve
-from tests.rawhttp import Connection, chunk, head, raw_server
 from tests.support import DATA
+from tests.support.rawhttp import Connection, chunk, head, raw_server
 
 pytestmark = pytest.mark.anyio
 

@@ -27,7 +27,6 @@ from streamcalls import (
     ToolCallFailed,
     ToolCallStarted,
 )
-from tests.conservation import check_conservation
 from tests.support import (
     bytewise,
     counter_ids,
@@ -45,6 +44,7 @@ from tests.support import (
 from tests.support import (
     text_of as texts,
 )
+from tests.support.conservation import check_conservation
 
 DETECT = ("pythonic",)
 run = text_run(DETECT)

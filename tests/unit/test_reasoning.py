@@ -19,10 +19,10 @@ from streamcalls import ReasoningDelta, StreamParser, TextDelta, ToolCallFailed,
 from streamcalls._calls import CallAssembler
 from streamcalls._limits import Limits
 from streamcalls.detectors import build_channel
-from tests.conservation import check_conservation
 from tests.support import DATA, bytewise, counter_ids, feed_chunks, normalize, split_at
 from tests.support import completed_calls as calls
 from tests.support import text_of as texts
+from tests.support.conservation import check_conservation
 
 HERMES_CALL = '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
 TAGS = [

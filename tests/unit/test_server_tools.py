@@ -37,9 +37,9 @@ from streamcalls import (
     ToolCallCompleted,
     ToolCallStarted,
 )
-from tests.eventstream import build, frame
 from tests.support import DATA, after_start, bytewise, counter_ids, normalize, sse_payloads
 from tests.support import feed_content as feed_chunks
+from tests.support.eventstream import build, frame
 
 
 def _type_literals(union: Any) -> list[str]:

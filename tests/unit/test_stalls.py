@@ -3,7 +3,7 @@
 Three layers: ``StreamParser.progress`` (sans-IO: which input carried
 content), ``Patience`` (pure: how long the next read may wait), and the async
 fronts that put them together with a clock.  The async tests run on asyncio
-and trio on virtual clocks (tests/clocks.py): a limit of minutes passes in no
+and trio on virtual clocks (tests/support/clocks.py): a limit of minutes passes in no
 real time, and only what happens is asserted, never how long it took.  The
 last tests do the same over real HTTP, where a stall must be caught whatever
 the machine's speed.
@@ -22,7 +22,7 @@ import pytest
 import streamcalls
 from streamcalls import ReasoningDelta, StreamFinished, TextDelta, ToolCallFailed
 from streamcalls.aio._drive import Patience
-from tests.clocks import virtual_backend
+from tests.support.clocks import virtual_backend
 
 pytestmark = pytest.mark.anyio
 

@@ -26,8 +26,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamcalls import ParseError, ToolCallCompleted, ToolCallStarted
-from tests.eventstream import frame
 from tests.support import bytewise, check_protocol, counter_ids, feed_chunks, normalize
+from tests.support.eventstream import frame
 
 CALL_ID = "call_Q1"
 NAME = "lookup"

@@ -2,7 +2,7 @@
 
 Each case is checked whole, one byte at a time and in random-sized pieces
 (the events must not depend on the chunking), and against the conservation
-oracle (tests/conservation.py): no character of the input is lost.
+oracle (tests/support/conservation.py): no character of the input is lost.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from streamcalls import (
     ToolCallStarted,
     extract,
 )
-from tests.conservation import check_conservation
-from tests.streams import OPENAI_DONE, openai_chunk, openai_finish
 from tests.support import check_protocol, counter_ids, normalize
-from tests.test_detectors import calls as completed
-from tests.test_detectors import texts
+from tests.support.conservation import check_conservation
+from tests.support.streams import OPENAI_DONE, openai_chunk, openai_finish
+from tests.unit.test_detectors import calls as completed
+from tests.unit.test_detectors import texts
 
 ALL = ("fence", "json", "hermes", "mistral", "llama", "deepseek")
 CALLS_BEGIN, CALLS_END = "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"

@@ -21,7 +21,7 @@ from tests.support import bytewise, feed_chunks, plain
 
 pytestmark = pytest.mark.anyio
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 
 
 def calls_of(events: list[Any]) -> list[ToolCall]:

@@ -10,7 +10,7 @@ import pytest
 
 from streamcalls import ToolCallCompleted
 from tests.support import DATA, bytewise, corpus, feed_chunks, normalize
-from tests.test_xml_formats import SHARED, completed, failed, glm, parse_all, qwen, text_of
+from tests.unit.test_xml_formats import SHARED, completed, failed, glm, parse_all, qwen, text_of
 
 SAMPLES = {
     "hermes": '<tool_call>\n{"name": "f", "arguments": {"x": "1"}}\n</tool_call>',

@@ -18,14 +18,14 @@ from streamcalls import (
     ToolCallStarted,
     ToolResult,
 )
-from tests.streams import (
+from tests.support import DATA, counter_ids
+from tests.support.streams import (
     OPENAI_DONE,
     openai_args,
     openai_call_start,
     openai_chunk,
     openai_finish,
 )
-from tests.support import DATA, counter_ids
 
 pytestmark = pytest.mark.anyio
 

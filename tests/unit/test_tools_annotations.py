@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 from streamcalls import Tool, ToolResult, UsageError
-from tests.test_tools_validation import results_of
+from tests.unit.test_tools_validation import results_of
 
 if TYPE_CHECKING:
     from decimal import Context as OnlyForTypeCheckers  # never imported at run time
@@ -388,7 +388,7 @@ def returns_nothing_known(city: str) -> NotDefinedAnywhere:  # type: ignore[name
         ),
         (
             holds_later,
-            "holds_later cannot be a tool: the type of parameter 'item' (<class 'tests.test_tools_annotations.Later'>) "
+            "holds_later cannot be a tool: the type of parameter 'item' (<class 'tests.unit.test_tools_annotations.Later'>) "
             "names something not defined where it is: name 'NotDefinedEither' is not defined",
         ),
     ],
@@ -417,8 +417,8 @@ def test_what_does_not_resolve_but_is_not_an_argument_is_fine() -> None:
 
 def _new_kinds() -> list[Any]:
     """Every function the new tests build a tool from (the modules are imported here, for one sweep)."""
-    from tests import test_tools_context as context
-    from tests import test_tools_pydantic as models
+    from tests.unit import test_tools_context as context
+    from tests.unit import test_tools_pydantic as models
 
     return [
         stamps,

@@ -14,10 +14,10 @@ import pytest
 import streamcalls
 from streamcalls import StreamFinished, ToolCallCompleted, ToolResult
 from streamcalls.testing import ReplayApp, load_recordings, serve
-from tests.streams import openai_call_start
+from tests.integration.test_e2e import MESSAGES, events_until_first_call
 from tests.support import DATA, plain
-from tests.test_e2e import MESSAGES, events_until_first_call
-from tests.test_tools import HangingTool
+from tests.support.streams import openai_call_start
+from tests.unit.test_tools import HangingTool
 
 pytestmark = pytest.mark.anyio
 

@@ -16,7 +16,7 @@ import pytest
 
 import streamcalls
 from streamcalls import Tool, ToolCall, ToolContext, ToolResult, UsageError
-from tests.test_tools_validation import results_of
+from tests.unit.test_tools_validation import results_of
 
 if TYPE_CHECKING:
     from decimal import Context as OnlyForTypeCheckers  # never imported at run time

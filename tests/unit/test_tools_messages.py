@@ -17,8 +17,8 @@ import pytest
 import streamcalls
 from streamcalls import ToolCallCompleted, UsageError
 from streamcalls.codec import CODEC_PROVIDERS, CodecProviderName
-from tests.streams import openai_call_start, openai_chunk, openai_finish
 from tests.support import DATA, plain
+from tests.support.streams import openai_call_start, openai_chunk, openai_finish
 
 pytestmark = pytest.mark.anyio
 

@@ -18,7 +18,7 @@ import pytest
 import streamcalls
 from streamcalls import Tool, ToolCall, UsageError
 from streamcalls.codec import CodecProviderName
-from tests import tool_kinds as kinds
+from tests.support import tool_kinds as kinds
 
 UNIT = {"title": "Unit", "description": "A temperature unit.", "enum": ["celsius", "fahrenheit"]}
 LOCATION = {

@@ -17,9 +17,9 @@ import pytest
 
 import streamcalls
 from streamcalls import Tool, ToolCall, ToolResult, UsageError
-from tests import tool_kinds as kinds
-from tests.streams import openai_call_start, openai_finish
-from tests.test_tools import HangingTool
+from tests.support import tool_kinds as kinds
+from tests.support.streams import openai_call_start, openai_finish
+from tests.unit.test_tools import HangingTool
 
 pytestmark = pytest.mark.anyio
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from streamcalls import ReasoningDelta, ToolCallCompleted
 from streamcalls.detectors._engine import triggers as _triggers
 from tests.support import split_at
-from tests.test_markup_conservation import documents, run
+from tests.unit.test_markup_conservation import documents, run
 
 
 @contextmanager

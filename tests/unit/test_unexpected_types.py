@@ -36,9 +36,9 @@ from streamcalls import (
 )
 from streamcalls._lenient import MAX_SKIPPED, error_path
 from streamcalls.providers.gemini.reader import BLOCK_REASON_NAMES, FINISH_REASON_NAMES
-from tests.eventstream import frame
 from tests.support import after_start, bytewise, counter_ids, normalize
 from tests.support import feed_content as feed_chunks
+from tests.support.eventstream import frame
 
 SKIPPED = "skipped the value of an unexpected type at "
 

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from streamcalls import Event, ParseError, StreamParser, TextDelta, ToolCallCompleted
 from streamcalls.framing._utf8 import Utf8Filter
-from tests.eventstream import frame, message
-from tests.streams import OPENAI_DONE, openai_args, openai_call_start, openai_chunk, openai_finish
 from tests.support import DATA, bytewise, normalize, split_at
 from tests.support import feed_content as feed_chunks
+from tests.support.eventstream import frame, message
+from tests.support.streams import OPENAI_DONE, openai_args, openai_call_start, openai_chunk, openai_finish
 
 # -- the oracle --------------------------------------------------------------------------------------
 

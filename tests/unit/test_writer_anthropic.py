@@ -2,7 +2,7 @@
 
 - the SDK's ``messages.stream()``, pointed at the written bytes through an
   httpx ``MockTransport`` (whole and in random pieces), builds the message the
-  events hold (``tests/writer_blocks.py``, a reference written from the
+  events hold (``tests/support/writer_blocks.py``, a reference written from the
   events): its content blocks in order -- text, thinking with its signature
   for Anthropic's own stream, redacted thinking, tool_use with the call's id
   and input --, the id, model, stop reason and usage; at a provider error it
@@ -15,7 +15,7 @@
   by its own ``send``; errors, held argument text and cut streams.
 
 The parser's reading of the bytes (and of the complete response) is the
-shared round trip's (``tests/test_writer_roundtrip.py``).
+shared round trip's (``tests/corpus/test_writer_roundtrip.py``).
 """
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ from streamcalls import (
     write_stream,
 )
 from tests.support import Case, corpus, feed_chunks, split_at
-from tests.ui_streams import Item, event_lists
-from tests.writer_blocks import expected_content, same_content
-from tests.writer_roundtrip import compare, first_stream, read_back
+from tests.support.ui_streams import Item, event_lists
+from tests.support.writer_blocks import expected_content, same_content
+from tests.support.writer_roundtrip import compare, first_stream, read_back
 
 anthropic = pytest.importorskip("anthropic")
 httpx2 = pytest.importorskip("httpx2")  # what the installed SDK is built on
@@ -97,7 +97,7 @@ def sdk_read(body: bytes, pieces: list[int] | None = None) -> Read:
 
 
 def content_of(message: Any) -> list[Any]:
-    """A message's content blocks as ``tests/writer_blocks.py`` lists them."""
+    """A message's content blocks as ``tests/support/writer_blocks.py`` lists them."""
     found: list[Any] = []
     for block in message.content:
         if block.type == "text":

@@ -5,7 +5,7 @@
   the written frames -- whole, a byte at a time, in random pieces -- to the
   events a boto3 client gets; a small reader here builds the message from
   them, as a client does, and it holds what the events hold
-  (``tests/writer_blocks.py``); at a provider error botocore raises
+  (``tests/support/writer_blocks.py``); at a provider error botocore raises
   ``EventStreamError`` with its code and message, after the events before it;
 - the parser takes boto3's events (``feed_event``) to the same turn as the
   bytes;
@@ -15,7 +15,7 @@
 - the bytes of a small stream, written exactly (reviewed by eye).
 
 The parser's reading of the bytes (and of the complete response) is the
-shared round trip's (``tests/test_writer_roundtrip.py``).
+shared round trip's (``tests/corpus/test_writer_roundtrip.py``).
 """
 
 from __future__ import annotations
@@ -52,9 +52,9 @@ from streamcalls import (
     write_stream,
 )
 from tests.support import Case, bytewise, corpus, split_at
-from tests.ui_streams import Item, event_lists
-from tests.writer_blocks import expected_content, same_content
-from tests.writer_roundtrip import first_stream
+from tests.support.ui_streams import Item, event_lists
+from tests.support.writer_blocks import expected_content, same_content
+from tests.support.writer_roundtrip import first_stream
 
 botocore_session = pytest.importorskip("botocore.session")
 from botocore.eventstream import EventStream  # noqa: E402
@@ -290,7 +290,7 @@ EVENTS: list[Item] = [
 
 def messages(body: bytes) -> list[tuple[dict[str, str], Any]]:
     """Each event-stream message's headers (all strings here) and JSON payload, its CRCs checked: a
-    reader written from the format's description (see ``tests/eventstream.py``)."""
+    reader written from the format's description (see ``tests/support/eventstream.py``)."""
     found = []
     while body:
         total, size = struct.unpack_from(">II", body)

@@ -2,7 +2,7 @@
 through an httpx transport, and their shapes: named SSE events, argument fragments in the ``send`` of
 their deltas, the error in ``message-end``, the usage, no signatures.
 
-The round trip through the parser is tests/test_writer_roundtrip.py; here
+The round trip through the parser is tests/corpus/test_writer_roundtrip.py; here
 the reader is Cohere's: ``ClientV2.chat_stream`` over the events written,
 ``ClientV2.chat`` over the complete body, for every recording whose turn
 has no error.
@@ -39,8 +39,8 @@ from streamcalls import (
     write_response,
     write_stream,
 )
-from tests.provider_writers import READABLE, Answers, asks_for_a_stream, turn_calls
 from tests.support import Case
+from tests.support.provider_writers import READABLE, Answers, asks_for_a_stream, turn_calls
 
 # (The SDK's own models use pydantic's deprecated __fields__.)
 pytestmark = pytest.mark.filterwarnings("ignore:The `__fields__` attribute is deprecated")

@@ -2,7 +2,7 @@
 httpx transport, and their shapes: one part a chunk, whole calls at their completion, the error chunk,
 ``usageMetadata``, Gemini's signatures only on Gemini's own stream.
 
-The round trip through the parser is tests/test_writer_roundtrip.py; here
+The round trip through the parser is tests/corpus/test_writer_roundtrip.py; here
 the reader is Google's: ``Client.models.generate_content_stream`` over the
 bytes written, ``generate_content`` over the complete body, for every
 recording whose turn has no error (the SDK raises on an error chunk).
@@ -39,8 +39,8 @@ from streamcalls import (
     write_response,
     write_stream,
 )
-from tests.provider_writers import READABLE, Answers, completed_calls, turn_calls
 from tests.support import Case
+from tests.support.provider_writers import READABLE, Answers, completed_calls, turn_calls
 
 ANSWERS = Answers(lambda request: "streamGenerateContent" in request.url.path, "text/event-stream")
 CLIENT = genai.Client(

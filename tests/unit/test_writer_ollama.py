@@ -2,7 +2,7 @@
 client) through an httpx transport, and their shapes: NDJSON lines, whole calls at their completion, the
 ``{"error"}`` line, the ``done`` line's counts, no signatures.
 
-The round trip through the parser is tests/test_writer_roundtrip.py; here
+The round trip through the parser is tests/corpus/test_writer_roundtrip.py; here
 the reader is Ollama's: ``Client.chat(stream=True)`` over the lines
 written, ``Client.chat()`` over the complete body, for every recording
 whose turn has no error (the client raises on an error line).  The client's
@@ -37,8 +37,8 @@ from streamcalls import (
     write_response,
     write_stream,
 )
-from tests.provider_writers import READABLE, Answers, asks_for_a_stream, completed_calls, turn_calls
 from tests.support import Case
+from tests.support.provider_writers import READABLE, Answers, asks_for_a_stream, completed_calls, turn_calls
 
 ANSWERS = Answers(asks_for_a_stream, "application/x-ndjson")
 CLIENT = ollama.Client(host="http://ollama.test", transport=ANSWERS.transport)

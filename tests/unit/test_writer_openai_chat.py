@@ -1,6 +1,6 @@
 """The ``"openai"`` target (Chat Completions), read by the openai SDK's own types and stream helper.
 
-The round trip through the parser is ``tests/test_writer_roundtrip.py``'s; here the bytes are
+The round trip through the parser is ``tests/corpus/test_writer_roundtrip.py``'s; here the bytes are
 checked against what OpenAI's wire is: every ``data:`` line a ``ChatCompletionChunk`` the SDK
 validates, one id, ``[DONE]`` last; each argument fragment and text delta in the ``send`` of its
 own event; the reasoning fields by the exact-turns rules; the error and usage shapes.  The SDK's
@@ -41,8 +41,8 @@ from streamcalls import (
     write_stream,
 )
 from tests.support import Case, corpus
-from tests.ui_streams import Item, event_lists
-from tests.writer_roundtrip import arguments_of, first_stream, with_wire_ids
+from tests.support.ui_streams import Item, event_lists
+from tests.support.writer_roundtrip import arguments_of, first_stream, with_wire_ids
 
 openai = pytest.importorskip("openai")
 httpx2 = pytest.importorskip("httpx2")  # what the installed SDK is built on

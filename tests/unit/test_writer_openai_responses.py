@@ -1,6 +1,6 @@
 """The ``"openai-responses"`` target, read by the openai SDK's own types and stream helper.
 
-The round trip through the parser is ``tests/test_writer_roundtrip.py``'s; here the bytes are
+The round trip through the parser is ``tests/corpus/test_writer_roundtrip.py``'s; here the bytes are
 checked against what the Responses wire is: every event a ``ResponseStreamEvent`` the SDK
 validates, named by its ``event:`` line, ``sequence_number`` 0, 1, 2, ..., each item at the next
 ``output_index`` and its events naming it; the ids the API gives (``resp_``, ``msg_``, ``rs_``,
@@ -45,8 +45,8 @@ from streamcalls import (
     write_stream,
 )
 from tests.support import Case, corpus
-from tests.ui_streams import Item, event_lists
-from tests.writer_roundtrip import arguments_of, first_stream, with_wire_ids
+from tests.support.ui_streams import Item, event_lists
+from tests.support.writer_roundtrip import arguments_of, first_stream, with_wire_ids
 
 openai = pytest.importorskip("openai")
 httpx2 = pytest.importorskip("httpx2")  # what the installed SDK is built on

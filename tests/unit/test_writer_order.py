@@ -3,7 +3,7 @@
 - an event out of the parser's order raises UsageError naming it (by hand,
   and hypothesis-made: an event moved out of place in a valid list);
 - whatever the parser emits is in order: every recording, and every event
-  list tests/ui_streams.py makes, goes through;
+  list tests/support/ui_streams.py makes, goes through;
 - close() finishes a stream the events left open; send() after it raises;
 - a target's name: the chat UI protocols, the providers' (to come), aliases,
   misspellings;
@@ -49,7 +49,7 @@ from streamcalls.providers import ADAPTERS, ALIASES
 from streamcalls.writing import TARGETS, Block, Call, EventOrder, Target, register
 from streamcalls.writing._sse import sse
 from tests.support import bytewise, corpus, feed_chunks
-from tests.ui_streams import Item, event_lists
+from tests.support.ui_streams import Item, event_lists
 
 START = ToolCallStarted(0, "call_1", "f")
 DONE = ToolCallCompleted(ToolCall("call_1", "f", {}))

@@ -2,7 +2,7 @@
 events checked against the ``ag-ui-protocol`` package's models.
 
 - hypothesis-made event lists in the parser's order never raise, and read back
-  (tests/ui_streams.py) to the same text, reasoning, calls, results and finish;
+  (tests/support/ui_streams.py) to the same text, reasoning, calls, results and finish;
 - every recording of the corpus, parsed, does the same;
 - each text delta and argument fragment is written by the ``send`` of its event;
 - two small streams, written exactly (reviewed by eye).
@@ -40,7 +40,7 @@ from streamcalls import (
     write_stream,
 )
 from tests.support import Case, corpus
-from tests.ui_streams import Item, event_lists, expected, read_ag_ui, read_ai_sdk, sse_data
+from tests.support.ui_streams import Item, event_lists, expected, read_ag_ui, read_ai_sdk, sse_data
 
 TARGETS = ("ai-sdk", "ag-ui")
 CASES = corpus()

@@ -3,7 +3,7 @@ deltas, malformed markup (the ``<tool_call>`` opener they share with hermes: tes
 
 Every call text here is written from the chat templates (formats: tests/data/text/*.txt have
 the longer examples).  Expected arguments are spelled out by hand; conservation (rule 8) is
-checked by the event-only oracle of tests/conservation.py; patches by tests/partial_rules.py.
+checked by the event-only oracle of tests/support/conservation.py; patches by tests/support/partial_rules.py.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from streamcalls import (
     ToolCallFailed,
     ToolCallStarted,
 )
-from tests.conservation import check_conservation
-from tests.partial_rules import check_patches
 from tests.support import bytewise, check_protocol, corpus, counter_ids, feed_chunks, normalize
+from tests.support.conservation import check_conservation
+from tests.support.partial_rules import check_patches
 
 SHARED = ("hermes", "qwen3_coder", "glm")
 

@@ -4,7 +4,7 @@
   hold line ends, quotes and closing tags followed by prose), between prose: exactly those
   calls come out, typed by the schema, and exactly the prose as text.
 - Broken markup (cut, a character dropped, changed or added) fails visibly or stays text:
-  rule 8 holds (tests/conservation.py), whatever the chunking.
+  rule 8 holds (tests/support/conservation.py), whatever the chunking.
 """
 
 from __future__ import annotations
@@ -17,12 +17,14 @@ from hypothesis import strategies as st
 
 from streamcalls import Event, TextDelta, ToolCall, ToolCallCompleted
 from streamcalls.detectors import DETECTORS
-from tests.conservation import check_conservation
 from tests.support import check_protocol, feed_chunks, normalize, split_at
-from tests.test_markup_conservation import TINY, XML_FORMATS, damaged, xml_markup
+from tests.support.conservation import check_conservation
+from tests.unit.test_markup_conservation import TINY, XML_FORMATS, damaged, xml_markup
 
 ALL = tuple(name for name, kind in DETECTORS.items() if not kind.opens_text)  # (think_prompted: alone)
-HARMONY = "harmony" in ALL  # with every detector on, Harmony's framing may vanish (tests/conservation.py)
+HARMONY = (
+    "harmony" in ALL
+)  # with every detector on, Harmony's framing may vanish (tests/support/conservation.py)
 XML = ("hermes", "qwen3_coder", "glm", "minimax", "dsml")
 
 # One schema for every tool: the key says the type.

@@ -26,9 +26,9 @@ import pytest
 
 import streamcalls
 from streamcalls import Tool, ToolResult, UsageError
-from tests.test_tools_validation import results_of
+from tests.unit.test_tools_validation import results_of
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 class Item(pydantic.BaseModel):
