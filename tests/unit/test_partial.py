@@ -29,8 +29,8 @@ from streamcalls import (
     ToolCallFailed,
     ToolCallPatch,
 )
-from tests.support import streams as s
 from tests.support import DATA, Case, bytewise, corpus, feed_chunks, normalize, split_at
+from tests.support import streams as s
 from tests.support.partial_rules import (
     check_patches,
     folded_patches,

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support import streams as s
 from tests.support import bytewise, split_at
+from tests.support import streams as s
 from tests.support.partial_rules import NOTHING, Invalid, check_patches, folded_patches, prefix_value, same
 from tests.unit.test_partial import completed, openai_wire, run
 
