@@ -40,6 +40,7 @@ from typing import Any
 import msgspec
 
 import streamcalls
+from streamcalls._calls import CallAssembler
 
 from .contenders import contender
 from .streams import (
@@ -215,7 +216,9 @@ def parts_of(stream: Stream) -> dict[type, str]:
     for read in stream.reads[: len(stream.reads) // 2]:
         parser.feed(read)
     emit = _component(parser, "_emit")
-    roles: dict[type, str] = {type(parser): PARSER, type(emit): EMITTER, type(emit.calls): CALLS}
+    # The emitter extends the call assembler: the assembler's methods are its own part (listed
+    # first, so that they are not counted as the emitter's).
+    roles: dict[type, str] = {CallAssembler: CALLS, type(parser): PARSER, type(emit): EMITTER}
 
     def walk(obj: Any, role: str, depth: int = 0) -> None:
         if depth > 8:
@@ -243,7 +246,7 @@ def parts_of(stream: Stream) -> dict[type, str]:
     roles[type(adapter)] = ADAPTER
     walk(framer, FRAMING)
     walk(adapter, ADAPTER)
-    walk(emit.calls, CALLS)
+    walk([getattr(emit, slot, None) for slot in CallAssembler.__slots__], CALLS)  # the open calls
     walk(emit, TEXT)  # what the emitter reaches that is none of the above: the text channel
     return roles
 

@@ -10,7 +10,7 @@ never a call of its own (:meth:`Adapter.feed_arguments`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import msgspec
 
@@ -27,6 +27,12 @@ _decode_plain = msgspec.json.decode
 # The blank space JSON allows between values: text of only these after a
 # call's arguments is nothing; any other character is reported.
 JSON_BLANKS = " \t\r\n"
+
+
+class _Decode(Protocol):
+    """A view decoder's ``decode``."""
+
+    def __call__(self, data: bytes, /) -> Any: ...
 
 
 class Adapter:
@@ -49,19 +55,21 @@ class Adapter:
     view: ClassVar[type[Any]]  # what one record decodes into
     what: ClassVar[str] = "record"  # a record, in error messages
     _decoder: ClassVar[msgspec.json.Decoder[Any]]
+    # The decoder's decode, on the class: read through an instance it is the same function
+    # (a built-in method binds no further), and no parser holds a bound method of its own.
+    _decode: ClassVar[_Decode]
 
-    __slots__ = ("_decode", "_skipped_reported", "emit")
+    __slots__ = ("_skipped_reported", "emit")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "view" in cls.__dict__:
             cls._decoder = msgspec.json.Decoder(cls.view)  # one per provider, made once
+            cls._decode = cls._decoder.decode
 
     def __init__(self, emit: Emitter) -> None:
         self.emit = emit
         self._skipped_reported = False
-        if hasattr(type(self), "_decoder"):
-            self._decode = self._decoder.decode
 
     @classmethod
     def recognizes(cls, name: str | None, obj: Any) -> bool:
@@ -101,7 +109,7 @@ class Adapter:
             return
         self.begin(view, data)
         self.handle(view, name)
-        emit.opening = False
+        emit.opened()
 
     def on_object(self, obj: Any) -> None:
         emit = self.emit
@@ -116,9 +124,13 @@ class Adapter:
             if not emit.started:
                 self.begin(view, plain)
                 self.handle(view, None)
-                emit.opening = False
+                emit.opened()
                 return
             self.handle(view, None)
+
+    def on_framing_error(self, message: str, raw: bytes | bytearray | str = b"") -> None:
+        """Bytes the framer could not frame: reported, in their place among the records."""
+        self.emit.parse_error(message, raw)
 
     def claims(self, view: Any, name: str | None) -> bool:
         """Is this decoded first record one of this provider's?  Cheap, on the view: a record
@@ -230,7 +242,7 @@ class Adapter:
         """
         status = call.status
         if status == OPEN:
-            rest = self.emit.calls.feed(call, fragment)
+            rest = self.emit.feed(call, fragment)
             if rest < 0:
                 return
             fragment = fragment[rest:]

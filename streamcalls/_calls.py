@@ -1,7 +1,8 @@
 """Assembling tool calls from fragments, and the call event protocol.
 
 Every adapter (native providers and text detectors alike) builds its calls
-through one :class:`CallAssembler`, which is where the protocol is kept:
+through one :class:`CallAssembler` -- the call half of the
+:class:`~streamcalls._emitter.Emitter` they all write into --, which is where the protocol is kept:
 each call gets exactly one :class:`ToolCallStarted` (once its name is
 known), then any number of :class:`ToolCallDelta`, then exactly one
 :class:`ToolCallCompleted` or :class:`ToolCallFailed`.  Stream indices,
@@ -39,6 +40,7 @@ ends as ``ToolCallFailed``, never run.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -57,7 +59,10 @@ from ._jsonscan import COMPLETE, SCALAR, TOO_DEEP
 from ._limits import Limits
 from ._patchwriter import PatchWriter
 
-__all__ = ("CallAssembler",)
+__all__ = ("CallAssembler", "Put")
+
+Put = Callable[[Event], None]
+"""How an event goes out: the emitter's ``put`` (its output list's ``append``)."""
 
 _encode = msgspec.json.encode
 
@@ -67,40 +72,40 @@ _NATIVE_ONLY = frozenset({"native"})
 
 
 class CallAssembler:
-    """Builds calls and emits their events into ``out``."""
+    """Builds calls and emits their events through ``put``."""
 
     __slots__ = (
         "_done",
         "_first_id",
         "_ids",
-        "_limits",
         "_max_arguments",
         "_max_buffered",
         "_new_id",
         "_next_suffix",
         "_open",
         "_opened",
-        "_out",
         "completed",
         "copies",
         "count",
         "held",
+        "limits",
         "native",
         "partial",
+        "put",
         "sources",
     )
 
     def __init__(
         self,
-        out: list[Event],
+        put: Put,
         limits: Limits,
         id_factory: IdFactory | None,
         *,
         native: bool = True,
         partial: bool = False,
     ) -> None:
-        self._out = out
-        self._limits = limits
+        self.put = put
+        self.limits = limits
         self._max_arguments = limits.max_arguments_bytes
         self._max_buffered = limits.max_buffered_bytes
         self._new_id = id_factory or random_call_id
@@ -138,16 +143,16 @@ class CallAssembler:
 
         Returns None (after reporting it once) past ``max_calls``.
         """
-        limits = self._limits
+        limits = self.limits
         if self._opened >= limits.max_calls:
             if self._opened == limits.max_calls:
                 self._opened += 1
                 index = self.count
                 self.count += 1
                 call_id = self._unique(call_id or self._new_id())
-                self._out.append(ToolCallStarted(index, call_id, name or ""))
+                self.put(ToolCallStarted(index, call_id, name or ""))
                 error = f"stream has more calls than max_calls={limits.max_calls}; the rest are dropped"
-                self._out.append(ToolCallFailed(index, call_id, name or "", "", error))
+                self.put(ToolCallFailed(index, call_id, name or "", "", error))
             return None
         self._opened += 1
         call = Call(call_id or self._new_id(), name or "", source, limits.max_json_depth, deferred)
@@ -243,13 +248,13 @@ class CallAssembler:
         sources = self.sources
         if source not in sources:
             self.sources = _NATIVE_ONLY if not sources and source == "native" else sources | {source}
-        out = self._out
-        out.append(ToolCallStarted(call.index, call.id, call.name))
+        put = self.put
+        put(ToolCallStarted(call.index, call.id, call.name))
         index = call.index
-        patches = call.patches = PatchWriter(out, index) if self.partial else None
+        patches = call.patches = PatchWriter(put, index) if self.partial else None
         for part in before:  # fragments that came before the name
             if part:
-                out.append(ToolCallDelta(index, part))
+                put(ToolCallDelta(index, part))
                 if patches is not None:
                     patches.feed(part)
 
@@ -276,26 +281,30 @@ class CallAssembler:
         call.size += length
         self.held += length
         scanner = call.scanner
-        end = scanner.feed(fragment)
-        if end < 0 and scanner.state != TOO_DEEP:  # the common case: the value goes on
-            if not call.started:
-                self._append(call, fragment)
-                return -1
-            # _append's started case, inlined: this runs once per fragment.
-            try:
-                call.text += fragment.encode()  # (with no arguments: the fastest encode)
-            except UnicodeEncodeError:  # a lone surrogate, from a decoded object
-                call.text += fragment.encode("utf-8", "surrogatepass")
-            self._out.append(ToolCallDelta(call.index, fragment))
-            if call.patches is not None:
-                call.patches.feed(fragment)
+        # The scanner's own first test, inlined: inside a string, a fragment without a quote or
+        # a backslash changes nothing (the middle of a long string value, most fragments).
+        if not scanner.in_string or scanner.escape or '"' in fragment or "\\" in fragment:
+            end = scanner.feed(fragment)
+            if end >= 0 or scanner.state == TOO_DEEP:
+                return self._after_scan(call, fragment, end)
+        # The common case: the value goes on.
+        if not call.started:
+            self._append(call, fragment)
             return -1
-        return self._after_scan(call, fragment, end)
+        # _append's started case, inlined: this runs once per fragment.
+        try:
+            call.text += fragment.encode()  # (with no arguments: the fastest encode)
+        except UnicodeEncodeError:  # a lone surrogate, from a decoded object
+            call.text += fragment.encode("utf-8", "surrogatepass")
+        self.put(ToolCallDelta(call.index, fragment))
+        if call.patches is not None:
+            call.patches.feed(fragment)
+        return -1
 
     def _append(self, call: Call, fragment: str) -> None:
         call.keep(fragment)
         if call.started:
-            self._out.append(ToolCallDelta(call.index, fragment))
+            self.put(ToolCallDelta(call.index, fragment))
             if call.patches is not None:
                 call.patches.feed(fragment)
         # Fragments before the start are replayed as deltas, each; but a withheld call may be
@@ -338,7 +347,7 @@ class CallAssembler:
                 self._finish(call)
             return rest
         if scanner.state == TOO_DEEP:
-            error = f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}"
+            error = f"arguments nest deeper than max_json_depth={self.limits.max_json_depth}"
         else:
             error = self._breach(call, 1)
             rest = cut_at
@@ -365,7 +374,7 @@ class CallAssembler:
 
     def _breach(self, call: Call, more: int) -> str:
         """The limit that ``more`` characters of arguments would break, if any."""
-        limits = self._limits
+        limits = self.limits
         if call.size + more > limits.max_arguments_bytes:
             return f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}"
         if self.held + more > limits.max_buffered_bytes:
@@ -383,10 +392,18 @@ class CallAssembler:
         if arguments is None:  # no arguments at all: {}
             arguments = {}
             raw = ""
-        text = raw if raw is not None else _encode(arguments).decode()
-        call.keep(text)
+        if raw is None:
+            encoded = _encode(arguments)
+            text = encoded.decode()
+            if call.started:
+                call.text += encoded  # what keep() would encode the text to again
+            else:
+                call.keep(text)
+        else:
+            text = raw
+            call.keep(text)
         if call.started and text:
-            self._out.append(ToolCallDelta(call.index, text))
+            self.put(ToolCallDelta(call.index, text))
             if call.patches is not None:
                 call.patches.whole(arguments, text)
         if type(arguments) is not dict:
@@ -406,7 +423,7 @@ class CallAssembler:
         elif call.blank:
             self._complete(call, call.initial if call.initial is not None else {})
         elif scanner.state == TOO_DEEP:
-            self.fail(call, f"arguments nest deeper than max_json_depth={self._limits.max_json_depth}")
+            self.fail(call, f"arguments nest deeper than max_json_depth={self.limits.max_json_depth}")
         # An unclosed object, array or string is truncated: never a success.
         # A top-level scalar closes here; decode_arguments rejects it.
         elif scanner.state == SCALAR:
@@ -435,7 +452,7 @@ class CallAssembler:
         """Emit a failed call's end (``ToolCallStarted`` first, if it had no name yet)."""
         if not call.started:
             self._start(call)
-        self._out.append(ToolCallFailed(call.index, call.id, call.name, raw, error))
+        self.put(ToolCallFailed(call.index, call.id, call.name, raw, error))
 
     def fail_open(self, error: str) -> None:
         """Fail every call still open (end of input, a provider error, ...)."""
@@ -447,10 +464,6 @@ class CallAssembler:
         for call in list(self._open):
             if call.owner is None:
                 self.end(call)
-
-    @property
-    def limits(self) -> Limits:
-        return self._limits
 
     @property
     def has_open(self) -> bool:
@@ -488,7 +501,7 @@ class CallAssembler:
         self.completed += 1
         if call.patches is not None:
             call.patches.finish(arguments)
-        self._out.append(
+        self.put(
             ToolCallCompleted(
                 ToolCall(call.id, call.name, arguments, call.index, call.source, call.signature)
             )

@@ -19,23 +19,29 @@ not JSON, is a bare ``{"name": ..., "arguments": ...}`` object, or (a JSON
 document) is neither an error nor a response, is the model's own text: its
 bytes, kept until then (up to ``max_detect_bytes``), are replayed into a
 text stream.
+
+The detector is the framer's sink while it decides, so what the framer
+reports comes to it in order with the records: a report before the first
+record means the stream did not start cleanly (it cannot be text then), and
+once the stream fell back to text, the framer's reports about the bytes
+replayed as text are dropped before they go out.  Nothing is taken back from
+the events.  Once the provider is known, ``feed`` returns the framer (its
+sink now the adapter) and the parser feeds it from then on.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import msgspec
 
 from ._adapter import Adapter
 from ._emitter import Emitter
-from ._events import ParseError
 from ._nonstream import Unreadable, describe, document_provider, load, read_document
 from .framing._error_bodies import error_in
 from .framing._eventstream import PRELUDE_BYTES, valid_prelude
 from .framing._make import framer_for
-from .framing._records import Framer, RecordSink
+from .framing._records import Framer, RecordFramer
 from .providers import ADAPTERS, recognize
 
 __all__ = ("AutoDetector", "sniff_framing")
@@ -47,8 +53,6 @@ _WHITESPACE = b" \t\r\n"
 # What a framing's provider is when its first record is an error object,
 # which no provider can be told from, or when its end sentinel comes first.
 _ERROR_DEFAULT = {"sse": "openai", "ndjson": "ollama", "json-array": "gemini", "eventstream": "bedrock"}
-
-Resolved = Callable[[Framer, Adapter], None]
 
 
 _SIGNIFICANT = re.compile(rb"[^ \t\r\n]")
@@ -129,7 +133,7 @@ def sniff_framing(raw: bytes | bytearray) -> str | None:
 
 
 class AutoDetector:
-    """Stands in for the framer until the provider is known."""
+    """Stands in for the framer until the provider is known, then hands over to it."""
 
     __slots__ = (
         "_emit",
@@ -137,76 +141,62 @@ class AutoDetector:
         "_framer",
         "_framing",
         "_keep_raw",
-        "_mark",
         "_raw",
-        "_resolved",
         "_sniffer",
-        "_text_from",
+        "_text_asked",
         "_to_text_done",
         "adapter",
-        "sink",
     )
 
-    def __init__(self, emit: Emitter, resolved: Resolved) -> None:
+    def __init__(self, emit: Emitter) -> None:
         self._emit = emit
-        self._resolved = resolved
         self._raw = bytearray()
         self._sniffer = FramingSniffer()
-        self._framer: Framer | None = None
+        self._framer: RecordFramer | None = None
         self._framing = ""
         self._keep_raw = False
-        self._first = True
-        self._to_text_done = False  # fell back to text: the old framer's records are replayed
-        self._text_from = -1  # where in the output the fallback was decided, until it is made
-        self._mark = 0  # the output's length when the current feed began
-        self.adapter: Adapter | None = None
-        self.sink: RecordSink = self
+        self._first = True  # no record and no framing error came yet
+        self._to_text_done = False  # fell back to text: the old framer's records and reports are void
+        self._text_asked = False  # the fall back was decided, and is made once the old framer returns
+        self.adapter: Adapter | None = None  # the provider's, once known
 
     # -- bytes -----------------------------------------------------------------
 
-    def feed(self, data: bytes) -> None:
+    def feed(self, data: bytes) -> Framer | None:
+        """Returns the framer that reads the rest of the stream, once the provider is known."""
         framer = self._framer
-        self._mark = len(self._emit.out)
-        if framer is not None:
-            if self._keep_raw:
-                self._raw += data
-            framer.feed(data)
-            self._after_framing()
-            return
-        self._raw += data
-        framing = self._sniffer.sniff(self._raw)
-        if framing is None:
-            if len(self._raw) <= self._emit.limits.max_detect_bytes:
-                return
-            framing = "text"
-        raw = bytes(self._raw)
-        self._raw = bytearray()
-        if framing == "text":
-            self._to_text(raw)
-            return
-        self._framing = framing
-        self._keep_raw = framing in ("ndjson", "json-array")  # could still turn out to be text
+        if framer is None:
+            self._raw += data
+            framing = self._sniffer.sniff(self._raw)
+            if framing is None:
+                if len(self._raw) <= self._emit.limits.max_detect_bytes:
+                    return None
+                framing = "text"
+            data = bytes(self._raw)
+            self._raw = bytearray()
+            if framing == "text":
+                return self._to_text(data)
+            self._framing = framing
+            self._keep_raw = framing in ("ndjson", "json-array")  # could still turn out to be text
+            chosen = "json-or-ndjson" if framing == "ndjson" else framing
+            framer = self._framer = framer_for(chosen, self, self._emit, self)
         if self._keep_raw:
-            self._raw += raw
-        chosen = "json-or-ndjson" if framing == "ndjson" else framing
-        framer = framer_for(chosen, self, self._emit, self, self._replace)
-        self._framer = framer
-        framer.feed(raw)
-        self._after_framing()
+            self._raw += data
+        self._took_over(framer.feed(data))
+        return self._after_framing()
 
-    def _replace(self, framer: Framer) -> None:
-        """The JSON body's framer found an NDJSON stream: its framer takes over."""
-        self._framer = framer
+    def _took_over(self, successor: RecordFramer | None) -> None:
+        """The framer handed over (a JSON body that is an NDJSON stream): its successor reads on."""
+        if successor is not None:
+            self._framer = successor
+            if self.adapter is not None:
+                successor.sink = self.adapter
 
-    def _after_framing(self) -> None:
-        self._fall_back_if_asked()
-        if self.adapter is None and self._framing_errors():
-            self._first = False  # the framer skipped bytes: its first record is not the stream's start
+    def _after_framing(self) -> Framer | None:
+        if self._text_asked:
+            return self._to_text(bytes(self._raw))
         self._drop_raw_if_too_long()
-
-    def _framing_errors(self) -> bool:
-        """Did the framer report anything during this feed?"""
-        return any(type(event) is ParseError for event in self._emit.out[self._mark :])
+        return self._framer if self.adapter is not None else None
 
     def _drop_raw_if_too_long(self) -> None:
         """While the first record is unfinished, every byte after the leading
@@ -218,15 +208,25 @@ class AutoDetector:
 
     def close(self) -> None:
         framer = self._framer
-        self._mark = len(self._emit.out)
         if framer is not None:
             framer.close()
-            framer = self._framer  # the framer it handed over to, if it did
-            self._fall_back_if_asked()
+            if self._text_asked:
+                text = self._to_text(bytes(self._raw))
+                text.close()  # the text framer that closing made us fall back to
         elif self._raw.strip(_WHITESPACE):
-            self._to_text(bytes(self._raw))
-        if self._framer is not framer and self._framer is not None:
-            self._framer.close()  # the text framer that closing made us fall back to
+            self._to_text(bytes(self._raw)).close()
+
+    # -- what the framer reports -------------------------------------------------
+
+    def on_framing_error(self, message: str, raw: bytes | bytearray | str = b"") -> None:
+        self._first = False  # the framer skipped bytes: its next record is not the stream's start
+        if self._to_text_done:
+            return  # about bytes that are replayed as text
+        adapter = self.adapter
+        if adapter is not None:
+            adapter.on_framing_error(message, raw)
+        else:
+            self._emit.parse_error(message, raw)
 
     # -- the first records ---------------------------------------------------
 
@@ -303,9 +303,10 @@ class AutoDetector:
         """Is this the stream's first record, and small enough to make the stream text?
 
         Only a first record of at most max_detect_bytes can make the stream
-        text (a rule on the stream, not on how it was chunked).
+        text (a rule on the stream, not on how it was chunked); a record after
+        a framing error is not the stream's start.
         """
-        first = self._first and len(data) <= self._emit.limits.max_detect_bytes and not self._framing_errors()
+        first = self._first and len(data) <= self._emit.limits.max_detect_bytes
         self._first = False
         return first
 
@@ -331,27 +332,24 @@ class AutoDetector:
         framer = self._framer
         assert framer is not None
         framer.sink = adapter
-        self._resolved(framer, adapter)
+        self._emit.provider(adapter.name)  # before its first record's text: the fallback policy reads it
 
     def _ask_for_text(self) -> None:
-        """The stream is the model's text after all.  The switch happens once the
-        old framer has returned: what it still reports about these bytes is void."""
+        """The stream is the model's text after all.  From now on the old framer's records and
+        reports are void; the switch is made once it has returned."""
         self._to_text_done = True
-        self._text_from = len(self._emit.out)
+        self._text_asked = True
 
-    def _fall_back_if_asked(self) -> None:
-        if self._text_from >= 0:
-            del self._emit.out[self._text_from :]
-            self._text_from = -1
-            self._to_text(bytes(self._raw))
-
-    def _to_text(self, raw: bytes) -> None:
+    def _to_text(self, raw: bytes) -> RecordFramer:
+        """Replay ``raw`` as the model's text; returns the text framer, which reads on."""
         adapter = _TEXT(self._emit)
         self.adapter = adapter
         self._to_text_done = True
+        self._text_asked = False
         self._keep_raw = False
         self._raw = bytearray()
-        framer = framer_for("text", adapter, self._emit, self, self._replace)
+        framer = framer_for("text", adapter, self._emit, self)
         self._framer = framer
-        self._resolved(framer, adapter)
+        self._emit.provider(adapter.name)
         framer.feed(raw)
+        return framer

@@ -1,4 +1,13 @@
-"""What provider adapters write into: events, calls, text, reasoning, and the stream's end.
+"""What every part of a parser writes into: events, calls, text, reasoning, and the stream's end.
+
+The :class:`Emitter` is the one way events leave a parser.  Framers, provider
+adapters and text detectors all write into the same object: an adapter
+writes text, reasoning and the end, and builds its calls with the emitter's
+call half (:class:`~streamcalls._calls.CallAssembler`, which it extends); a
+detector releases text and builds its calls the same way; a framer's reports
+reach it through the adapter.  Each event goes out through :attr:`Emitter.put`,
+into the list the parser hands back from ``feed``; nothing else holds that
+list, and nothing takes an event back.
 
 The rules that hold for every provider live here, once: the stream's start
 is reported once, first; a reasoning block is opened before its text and
@@ -11,9 +20,10 @@ reads ``"tool_calls"``; input after the end is reported, not processed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from ._arguments import IdFactory
-from ._calls import CallAssembler
+from ._calls import CallAssembler, Put
 from ._events import (
     Event,
     ParseError,
@@ -30,9 +40,19 @@ from ._events import (
 from ._limits import Limits
 from ._statuses import documented_status
 
-__all__ = ("Emitter", "TextSink", "preview")
+__all__ = ("Emitter", "Put", "TextSink", "Watcher", "preview")
 
 TextSink = Callable[[str], None]
+
+
+class Watcher(Protocol):
+    """What the fallback policy (:mod:`streamcalls._policy`) learns from a stream, through the emitter."""
+
+    def model_named(self, name: str) -> None:
+        """The stream named its model (the first name only)."""
+
+    def provider_found(self, name: str) -> None:
+        """``provider="auto"`` found the stream's provider (before any of its text)."""
 
 
 def preview(raw: bytes | bytearray, limit: int = 200) -> str:
@@ -44,18 +64,21 @@ def preview(raw: bytes | bytearray, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-class Emitter:
+class Emitter(CallAssembler):
+    """The stream's events: its start, text, reasoning, calls (the assembler's methods), errors and end.
+
+    ``out`` is the list the events go into, for the parser to hand back; everything else
+    gives its events to :attr:`put`."""
+
     __slots__ = (
         "_after_end_reported",
+        "_held_start",
         "_noted",
-        "calls",
         "errored",
         "finished",
         "identify",
-        "limits",
         "on_model",
         "on_provider",
-        "opening",
         "out",
         "reasoning_kind",
         "reasoning_open",
@@ -79,15 +102,16 @@ class Emitter:
     ) -> None:
         out: list[Event] = []
         self.out = out
-        self.limits = limits
-        self.calls = CallAssembler(out, limits, id_factory, native=native, partial=partial_arguments)
+        super().__init__(out.append, limits, id_factory, native=native, partial=partial_arguments)
         self.finished = False
         self.errored = False
         self.report_invalid_utf8 = report_invalid_utf8
         self._after_end_reported = False
         self.started = False  # StreamStarted was reported
         self.steady = False  # started and not finished: an adapter's records need no special care
-        self.opening = False  # the first record is being read
+        # The first record's StreamStarted, held until the record's first other event (or its end)
+        # shows it is not an error body's.
+        self._held_start: StreamStarted | None = None
         self.reasoning_open = False  # a ReasoningStarted awaits its ReasoningCompleted
         self.reasoning_kind: str | None = None  # the open block's kind
         self._noted: list[str | None] | None = None  # the open block's signature, redacted, encrypted
@@ -96,10 +120,11 @@ class Emitter:
         self.text: TextSink = self._plain_text
         self.texts = 0  # pieces of text given to the channel, once counted (count_texts)
         self.text_end: Callable[[], None] = _nothing
-        # What the model name a stream carries does (set when neither detect= nor model= was given).
-        self.on_model: Callable[[str], None] | None = None
-        # What the provider provider="auto" found does (set while the fallback policy waits for it).
-        self.on_provider: Callable[[str], None] | None = None
+        # Who is told the model name a stream carries (the fallback policy, when neither detect=
+        # nor model= was given), and the provider provider="auto" found (while the policy waits
+        # for it): the object itself, so that a parser holds no bound method for either.
+        self.on_model: Watcher | None = None
+        self.on_provider: Watcher | None = None
         # The provider a decoded first record (with its event name) looks like, as (provider=
         # value, title), if any tells: what an adapter asks of a first record it does not claim.
         self.identify: Callable[[str | None, object], tuple[str, str] | None] | None = None
@@ -116,30 +141,47 @@ class Emitter:
         self.__class__ = TextCountingEmitter
 
     def _plain_text(self, text: str) -> None:
-        self.out.append(TextDelta(text))
+        self.put(TextDelta(text))
 
     def model(self, name: str) -> None:
         """The stream named its model: the first name decides the detectors its family adds."""
-        hook = self.on_model
-        if hook is not None and name:
+        watcher = self.on_model
+        if watcher is not None and name:
             self.on_model = None
-            hook(name)
+            watcher.model_named(name)
 
     def provider(self, name: str) -> None:
         """The stream's provider is known (``provider="auto"`` found it), before any of its text."""
-        hook = self.on_provider
-        if hook is not None:
-            hook(name)
+        watcher = self.on_provider
+        if watcher is not None:
+            watcher.provider_found(name)
 
     def start(self, provider: str, model: object = None, response_id: object = None) -> None:
-        """The stream's first record: report whose stream it is, once."""
+        """The stream's first record begins: whose stream it is, reported once, first.
+
+        The report waits for the record's first event: a first record that is an
+        error (a provider's error body) starts nothing.  :meth:`opened` ends the record.
+        """
         if not self.started:
             self.started = True
             self.steady = not self.finished
-            self.opening = True
             named = model if isinstance(model, str) and model else None
             identified = response_id if isinstance(response_id, str) and response_id else None
-            self.out.append(StreamStarted(provider, named, identified))
+            self._held_start = StreamStarted(provider, named, identified)
+            self.put = self._put_after_start
+
+    def _put_after_start(self, event: Event) -> None:
+        """``put`` while the start is held: it goes out first."""
+        self.opened()
+        self.put(event)
+
+    def opened(self) -> None:
+        """The first record was read: the start goes out, if nothing has taken it out yet."""
+        held = self._held_start
+        if held is not None:
+            self._held_start = None
+            self.put = put = self.out.append
+            put(held)
 
     def reasoning(self, text: str, kind: str | None = None) -> None:
         """Reasoning text: in the open block, or in a new one (of ``kind``) if none is open or
@@ -149,7 +191,7 @@ class Emitter:
         elif kind is not None and kind != self.reasoning_kind:
             self.reasoning_end()
             self.reasoning_start(kind=kind)
-        self.out.append(ReasoningDelta(text))
+        self.put(ReasoningDelta(text))
 
     def reasoning_start(
         self, id: str | None = None, kind: str | None = None, format: str | None = None
@@ -159,7 +201,7 @@ class Emitter:
             self.reasoning_end()
         self.reasoning_open = True
         self.reasoning_kind = kind
-        self.out.append(ReasoningStarted(id or None, kind, format or None))
+        self.put(ReasoningStarted(id or None, kind, format or None))
         # Text ends the block: while it is open, the text sink ends it first (so that
         # no adapter pays a check per text delta for it).
         self.text_sink = self.text
@@ -197,17 +239,17 @@ class Emitter:
                 self.text = sink
         noted = self._noted
         if noted is None:
-            self.out.append(ReasoningCompleted())
+            self.put(ReasoningCompleted())
         else:
             self._noted = None
-            self.out.append(ReasoningCompleted(*noted))
+            self.put(ReasoningCompleted(*noted))
 
     def text_signature(self, signature: str) -> None:
         """A signature on the text so far (Gemini): the text held back is let out first."""
         if self.reasoning_open:
             self.reasoning_end()
         self.text_end()
-        self.out.append(TextSignature(signature))
+        self.put(TextSignature(signature))
 
     def provider_error(
         self,
@@ -217,9 +259,9 @@ class Emitter:
         retry_after: float | None = None,
     ) -> None:
         """The provider reported an error: open calls fail.  Without ``status``, the one documented for ``code``."""
-        out = self.out
-        if self.opening and out and type(out[-1]) is StreamStarted:
-            out.pop()  # the first record is an error: the stream never started (an error body)
+        if self._held_start is not None:  # the first record is an error: the stream never started
+            self._held_start = None
+            self.put = self.out.append
         elif not self.started:  # an error before any record (found by provider="auto"): no start after it
             self.started = True
             self.steady = not self.finished
@@ -227,14 +269,15 @@ class Emitter:
         if self.reasoning_open:
             self.reasoning_end()
         self.text_end()
-        self.calls.fail_open(f"interrupted by a provider error: {message}")
+        self.fail_open(f"interrupted by a provider error: {message}")
         if status is None:
             status = documented_status(code)
-        self.out.append(ProviderError(message, code, status, retry_after))
+        self.put(ProviderError(message, code, status, retry_after))
 
-    def parse_error(self, message: str, raw: bytes | str = b"") -> None:
+    def parse_error(self, message: str, raw: bytes | bytearray | str = b"") -> None:
+        """Input that could not be read (``raw``: it, or its start; bytes are shown leniently)."""
         shown = raw if isinstance(raw, str) else preview(raw)
-        self.out.append(ParseError(message, shown))
+        self.put(ParseError(message, shown))
 
     def finish(self, reason: str, provider_reason: str | None = None, usage: Usage | None = None) -> None:
         """The provider's end marker: end open calls and report the end, once."""
@@ -243,16 +286,15 @@ class Emitter:
         if self.reasoning_open:
             self.reasoning_end()
         self.text_end()
-        calls = self.calls
-        if calls.has_open:
-            calls.end_open()
+        if self.has_open:
+            self.end_open()
         if self.errored and reason == "stop":
             reason = "error"
-        elif reason == "stop" and calls.completed:
+        elif reason == "stop" and self.completed:
             reason = "tool_calls"
         self.finished = True
         self.steady = False
-        self.out.append(StreamFinished(reason, usage, provider_reason))
+        self.put(StreamFinished(reason, usage, provider_reason))
 
     def end_of_input(self, truncated: str | None) -> None:
         """No more bytes.  ``truncated`` says what end marker never came, if one is missing."""
@@ -261,10 +303,10 @@ class Emitter:
         if self.reasoning_open:
             self.reasoning_end()
         self.text_end()
-        if self.calls.has_open:
-            self.calls.fail_open("stream ended before the call completed")
+        if self.has_open:
+            self.fail_open("stream ended before the call completed")
         if truncated and not self.errored:
-            self.out.append(ParseError(f"stream ended before {truncated} (truncated)"))
+            self.put(ParseError(f"stream ended before {truncated} (truncated)"))
         self.finish("error" if (truncated or self.errored) else "stop")
 
     def not_mine(self, message: str, raw: bytes | str) -> None:

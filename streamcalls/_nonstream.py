@@ -143,7 +143,7 @@ def read_document(
     if adapter is None or adapter.name != provider:
         adapter = entry.adapter(emit)
     emit.start(provider, found.model, found.response_id)
-    emit.opening = False  # a response that failed is still a response
+    emit.opened()  # a response that failed is still a response
     _report(emit, found)
     for event in entry.stream_end(found, obj) if entry.stream_end is not None else ():
         adapter.on_object(event)
@@ -171,15 +171,14 @@ def _report(emit: Emitter, found: Found) -> None:
 
 
 def _call(emit: Emitter, native: Native) -> None:
-    calls = emit.calls
     call_id = native.id if isinstance(native.id, str) and native.id else None
     name = native.name if isinstance(native.name, str) else None
-    call = calls.open(call_id, name, "native")
+    call = emit.open(call_id, name, "native")
     if call is None:
         return
-    calls.sign(call, native.signature)
+    emit.sign(call, native.signature)
     arguments = native.arguments if native.has_arguments else None
     if arguments is None:
-        calls.whole(call, {}, "")  # no arguments at all, as a stream without any reads
+        emit.whole(call, {}, "")  # no arguments at all, as a stream without any reads
     else:
-        calls.whole(call, arguments)
+        emit.whole(call, arguments)

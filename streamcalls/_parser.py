@@ -21,7 +21,7 @@ from .detectors import build_channel
 from .framing._bom import LeadingBom
 from .framing._make import make_framer
 from .framing._records import Framer
-from .framing._utf8 import Utf8CheckedFramer, Utf8Filter
+from .framing._utf8 import Utf8Filter
 from .providers import adapter_for, looks_like, recognize
 
 __all__ = ("ParserState", "StreamParser")
@@ -132,6 +132,8 @@ class StreamParser:
         "_closed",
         "_content",
         "_counting",
+        "_detector",
+        "_direct",
         "_emit",
         "_framer",
         "_out",
@@ -180,7 +182,7 @@ class StreamParser:
             named = None if provider == "auto" else adapter_for(provider).name
             DefaultDetection(emit, tools, native=native, model=model, provider=named)
         elif detect:
-            channel = build_channel(emit.out, emit.calls, tuple(detect), tools, fallback=native is True)
+            channel = build_channel(emit, tuple(detect), tools, fallback=native is True)
             emit.text = channel.push
             emit.text_end = channel.end
         emit.identify = looks_like  # a first record another provider's: named, once
@@ -194,35 +196,56 @@ class StreamParser:
         self._closed = False
         self._bom: LeadingBom | None = LeadingBom()
         self._adapter: Adapter | None
+        # The framer bytes go to: the parser alone holds it, and a framer that hands over
+        # returns its successor from feed().  Under provider="auto" the detector stands in
+        # for it until the provider is known.
         self._framer: Framer
+        self._detector: AutoDetector | None = None
         # invalid_utf8="report": invalid bytes are dropped before any text framing.
         self._utf8: Utf8Filter | None = None
         if provider == "auto":
             self._adapter = None
             if emit.report_invalid_utf8:
                 self._utf8 = Utf8Filter(binary_gate=True)
-            self._framer = self._checked(AutoDetector(emit, self._resolved))
+            self._framer = self._detector = AutoDetector(emit)
         else:
             cls = adapter_for(provider)
             adapter = cls(emit)
             self._adapter = adapter
             if emit.report_invalid_utf8 and cls.framing != "eventstream":
                 self._utf8 = Utf8Filter(binary_gate=False)
-            documents = DocumentReader(emit, adapter)
-            self._framer = self._checked(make_framer(cls.framing, adapter, emit, documents, self._set_framer))
+            self._framer = make_framer(cls.framing, adapter, emit, DocumentReader(emit, adapter))
+        self._direct = False  # chunks go straight to the framer: no BOM to look for, no UTF-8 filter
         self._provider = provider
 
-    def _checked(self, framer: Framer) -> Framer:
+    def _to_framer(self, data: bytes) -> None:
+        """Bytes after the BOM: through the UTF-8 filter, if there is one, to the framer."""
         utf8 = self._utf8
-        return framer if utf8 is None else Utf8CheckedFramer(framer, utf8, self._out)
+        if utf8 is None:
+            self._framed(data)
+        else:
+            self._checked(utf8.split(data))
 
-    def _resolved(self, framer: Framer, adapter: Adapter) -> None:
-        self._framer = self._checked(framer)
-        self._adapter = adapter
-        self._emit.provider(adapter.name)
+    def _checked(self, pieces: list[bytes | ParseError]) -> None:
+        """The UTF-8 filter's pieces: the valid ones to the framer, a report in place of each run."""
+        for piece in pieces:
+            if isinstance(piece, bytes):
+                self._framed(piece)
+            else:
+                self._emit.put(piece)
 
-    def _set_framer(self, framer: Framer) -> None:
-        self._framer = self._checked(framer)  # the one a body's first byte chose: fed directly from now on
+    def _framed(self, data: bytes) -> None:
+        successor = self._framer.feed(data)
+        if successor is not None:
+            self._take_over(successor)
+
+    def _take_over(self, successor: Framer) -> None:
+        """The framer handed over: its successor reads the stream from now on."""
+        self._framer = successor
+        detector = self._detector
+        if detector is not None:  # provider="auto" found the provider
+            self._detector = None
+            self._adapter = detector.adapter
 
     @property
     def provider(self) -> str | None:
@@ -264,6 +287,25 @@ class StreamParser:
 
         :raises UsageError: after :meth:`close`, or for a chunk that is not bytes or str.
         """
+        if self._direct:  # the common case, past the first chunk
+            if type(data) is not bytes:
+                data = _as_bytes(data)
+            successor = self._framer.feed(data)
+            if successor is not None:
+                self._take_over(successor)
+        else:
+            self._feed_first(data)
+        out = self._out  # _drain(), inlined: this runs once per chunk
+        if not out:
+            return []
+        events = out.copy()
+        out.clear()
+        if self._checks:
+            return self._counted(events)
+        return events
+
+    def _feed_first(self, data: bytes | bytearray | memoryview | str) -> None:
+        """A chunk while a leading BOM may still come, or through the UTF-8 filter (or after close)."""
         if self._closed:
             raise UsageError("feed() after close(): a parser takes one stream")
         if type(data) is not bytes:
@@ -275,17 +317,10 @@ class StreamParser:
                 self._bom = None
                 if self._utf8 is not None:
                     self._utf8.skipped(bom.removed)  # its offsets count from the stream's first byte
+                self._direct = self._utf8 is None
             if not data:
-                return self._drain()
-        self._framer.feed(data)
-        out = self._out  # _drain(), inlined: this runs once per chunk
-        if not out:
-            return []
-        events = out.copy()
-        out.clear()
-        if self._checks:
-            return self._counted(events)
-        return events
+                return
+        self._to_framer(data)
 
     def feed_event(self, obj: Any) -> list[Event]:
         """Add one already-decoded stream event: a dict, or an SDK event object.
@@ -309,8 +344,8 @@ class StreamParser:
             self._emit.provider(cls.name)
             adapter = cls(self._emit)
             self._adapter = adapter
-            documents = DocumentReader(self._emit, adapter)
-            self._framer = self._checked(make_framer(cls.framing, adapter, self._emit, documents))
+            self._detector = None
+            self._framer = make_framer(cls.framing, adapter, self._emit, DocumentReader(self._emit, adapter))
             return adapter
         self._emit.parse_error(f"cannot tell the provider from the event {data!r:.200}")
         return None
@@ -323,14 +358,18 @@ class StreamParser:
         if self._closed:
             return []
         self._closed = True
-        framer = self._framer
+        self._direct = False
         if self._bom is not None:
             held = self._bom.flush()  # the start of a BOM that never completed is data
             self._bom = None
             if held:
-                framer.feed(held)
-                framer = self._framer
-        framer.close()
+                self._to_framer(held)
+        if self._utf8 is not None:
+            self._checked(self._utf8.flush())
+        self._framer.close()
+        detector = self._detector
+        if detector is not None:  # closing may have told the provider (or made the stream text)
+            self._adapter = detector.adapter
         adapter = self._adapter
         if adapter is not None:
             adapter.close()

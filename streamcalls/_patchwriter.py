@@ -26,6 +26,7 @@ holding the object, a call that arrived whole).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -76,24 +77,24 @@ _OPEN_KEY = (_KEY_OR_END, _KEY_START)
 
 
 class PatchWriter:
-    """Turns one call's argument text, fed in fragments, into patch events appended to ``out``."""
+    """Turns one call's argument text, fed in fragments, into patch events, each given to ``put``."""
 
     __slots__ = (
         "_containers",
         "_held",
         "_index",
         "_key",
-        "_out",
         "_paths",
         "_pending",
+        "_put",
         "_root_object",
         "_state",
         "_target",
         "_word",
     )
 
-    def __init__(self, out: list[Event], index: int) -> None:
-        self._out = out
+    def __init__(self, put: Callable[[Event], None], index: int) -> None:
+        self._put = put
         self._index = index
         self._state = _VALUE
         # The open containers, innermost last: an object's next member key,
@@ -122,10 +123,10 @@ class PatchWriter:
                 except msgspec.DecodeError:
                     pass
                 else:
-                    self._out.append(ToolCallPatch(self._index, "append", self._target, value))
+                    self._put(ToolCallPatch(self._index, "append", self._target, value))
                     return
             elif text and _SPECIAL.search(text) is None:
-                self._out.append(ToolCallPatch(self._index, "append", self._target, text))
+                self._put(ToolCallPatch(self._index, "append", self._target, text))
                 return
         self._read(text)
 
@@ -309,10 +310,10 @@ class PatchWriter:
     # -- emitting --------------------------------------------------------------------
 
     def _add(self, path: tuple[PathSegment, ...], value: Any) -> None:
-        self._out.append(ToolCallPatch(self._index, "add", path, value))
+        self._put(ToolCallPatch(self._index, "add", path, value))
 
     def _append(self, text: str) -> None:
-        self._out.append(ToolCallPatch(self._index, "append", self._target, text))
+        self._put(ToolCallPatch(self._index, "append", self._target, text))
 
     def whole(self, value: Any, text: str) -> None:
         """A value that arrived whole, emitted as the fragment ``text``: one root ``add`` of an object."""

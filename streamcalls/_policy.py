@@ -121,22 +121,22 @@ class DefaultDetection:
         self.channel: TextChannel | None = None
         follow = model is None
         if follow:
-            emit.on_model = self._model_named
+            emit.on_model = self
         if native is not None or (model is not None and has_native_calls(model)):
             self._build()  # the options decide
         elif provider is not None and not (follow and provider != "text" and provider in BARE_JSON_PROVIDERS):
             self._build()  # the provider decides, whatever model the stream names
         else:
             emit.text = self._first_text
-            emit.on_provider = self._provider_found
+            emit.on_provider = self
 
     def _first_text(self, text: str) -> None:
         self._build().push(text)
 
-    def _provider_found(self, name: str) -> None:
+    def provider_found(self, name: str) -> None:
         self._provider = name
 
-    def _model_named(self, name: str) -> None:
+    def model_named(self, name: str) -> None:
         channel = self.channel
         if channel is None:
             self._model = name
@@ -147,7 +147,7 @@ class DefaultDetection:
         emit = self._emit
         bare = reads_bare_json(self._provider, self._model, self._native)
         names = default_detect(self._model, bare_json=bare)
-        channel = build_channel(emit.out, emit.calls, names, self._definitions, fallback=self._native is True)
+        channel = build_channel(emit, names, self._definitions, fallback=self._native is True)
         if not bare:
             channel.read_bare_json(False)  # the llama detector's bare {"name", "parameters"}
         emit.text = channel.push

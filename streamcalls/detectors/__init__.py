@@ -100,8 +100,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .._calls import CallAssembler
-from .._events import Event
+from .._emitter import Emitter
 from .._models import detectors_for_model
 from .._tooldefs import read_tools
 from ._engine.channel import TextChannel
@@ -129,18 +128,18 @@ def default_detect(model: str | None, *, bare_json: bool = True) -> tuple[str, .
 
 
 def build_channel(
-    out: list[Event],
-    calls: CallAssembler,
+    emit: Emitter,
     detect: Sequence[str],
     tools: Iterable[Any] | None,
     *,
     fallback: bool,
 ) -> TextChannel:
-    """The text channel running the ``detect`` detectors; ``tools`` as given to the parser."""
+    """The text channel running the ``detect`` detectors, writing into ``emit``; ``tools`` as given
+    to the parser."""
     definitions = None if tools is None else read_tools(tools)
     names = None if definitions is None else frozenset(d.name for d in definitions)
     types = ToolTypes(definitions) if definitions else NO_TOOLS
-    return TextChannel(out, calls, detect, registry=DETECTORS, tools=names, types=types, fallback=fallback)
+    return TextChannel(emit, detect, registry=DETECTORS, tools=names, types=types, fallback=fallback)
 
 
 def follow_model(channel: TextChannel) -> Callable[[str], None]:

@@ -13,8 +13,9 @@ the body whole:
   decodes it once.  The value may take up to ``max_line_bytes`` (it is one
   record, like a JSON array element).  Bytes after it are reported, once.
   For an NDJSON provider (``lines=``), a value that closes on its first line
-  is the stream's first record, and the NDJSON framer takes over (its owner
-  is told, and feeds it directly) -- unless the sink says it is the whole body.
+  is the stream's first record, and the NDJSON framer takes over (``feed``
+  returns it, and the parser feeds it from then on) -- unless the sink says it
+  is the whole body.
 - :class:`HtmlPageFramer` reports the page as a
   :class:`~streamcalls.ProviderError` quoting its ``<title>``, then the end.
 """
@@ -28,13 +29,10 @@ from typing import Protocol
 from .._emitter import Emitter
 from .._jsonscan import JsonScanner
 from ._error_bodies import MAX_ERROR_BODY, gist, html_title
-from ._records import Framer, RecordSink
+from ._records import RecordFramer, RecordSink
 from ._trailing import Trailing
 
-__all__ = ("DocumentFramer", "DocumentSink", "HtmlPageFramer", "Replace")
-
-Replace = Callable[[Framer], None]
-"""Called with the framer that takes over from this one, so that its owner feeds it directly."""
+__all__ = ("DocumentFramer", "DocumentSink", "HtmlPageFramer")
 
 
 class DocumentSink(Protocol):
@@ -59,8 +57,7 @@ _TITLE_TRIES = 8  # "</title>"s looked at before the page's end: a hostile page 
 _FIRST_LINE = 0  # (lines=) inside the value, and no line has ended yet
 _VALUE = 1  # inside the value
 _AFTER = 2  # the value was handed on
-_IGNORING = 3  # the value went over the limit: the rest of the body is ignored
-_LINES = 4  # (lines=) the NDJSON framer took over
+_IGNORING = 3  # the value went over the limit (or the NDJSON framer took over): nothing more to read
 
 
 class DocumentFramer:
@@ -72,7 +69,6 @@ class DocumentFramer:
         "_emit",
         "_lines",
         "_max",
-        "_ndjson",
         "_scanner",
         "_state",
         "_trailing",
@@ -85,29 +81,26 @@ class DocumentFramer:
         emit: Emitter,
         documents: DocumentSink,
         *,
-        lines: tuple[Callable[[RecordSink], Framer], Replace] | None = None,
+        lines: Callable[[RecordSink], RecordFramer] | None = None,
     ) -> None:
         self.sink = sink  # the records' sink, for the NDJSON framer that may take over
         self._emit = emit
         self._documents = documents
-        self._lines = lines  # the NDJSON framer's maker, and who is told it took over
-        self._ndjson: Framer | None = None  # the NDJSON framer, once it took over
+        self._lines = lines  # the NDJSON framer's maker
         self._max = emit.limits.max_line_bytes
         self._scanner = JsonScanner(_NO_DEPTH_LIMIT)
         self._state = _FIRST_LINE if lines is not None else _VALUE
         self._buf = bytearray()  # the value so far
-        self._trailing = Trailing(emit.out, "data after the body's JSON document; ignored")
+        self._trailing = Trailing("data after the body's JSON document; ignored")
 
-    def feed(self, data: bytes) -> None:
+    def feed(self, data: bytes) -> RecordFramer | None:
+        """Returns the NDJSON framer when it takes over (``lines=``)."""
         state = self._state
         if state == _AFTER:
-            self._trailing.feed(data)
-        elif state == _LINES:
-            # An owner that feeds a chunk in pieces (a filter in front of the
-            # framer) may hand this one the rest of the chunk it took over in.
-            self._ndjson.feed(data)  # type: ignore[union-attr]
+            self._trailing.feed(self.sink, data)
         elif state != _IGNORING:
-            self._value(data)
+            return self._value(data)
+        return None
 
     def close(self) -> None:
         state = self._state
@@ -119,16 +112,16 @@ class DocumentFramer:
             self._buf = bytearray()
             self._documents.on_document(data, False)
         elif state == _AFTER:
-            self._trailing.close()
+            self._trailing.close(self.sink)
 
     # -- the value -----------------------------------------------------------------
 
-    def _value(self, data: bytes) -> None:
+    def _value(self, data: bytes) -> RecordFramer | None:
         pos = 0
         if not self._buf:
             first = _NOT_BLANK.search(data)
             if first is None:
-                return  # blanks before the value
+                return None  # blanks before the value
             pos = first.start()
         # One character per byte: the scanner's offsets are byte offsets, and
         # what it looks at (quotes, brackets, backslashes) is ASCII, which no
@@ -144,15 +137,14 @@ class DocumentFramer:
                 value = bytes(self._buf) + data[pos : pos + end]
                 if self._documents.is_whole_body(value):
                     self._deliver(value, data, pos + end)
-                    return
+                    return None
             if closed or size > self._max:
                 # It closed on its first line (or is too long for a document):
                 # an NDJSON stream, whose framer reads it from the start.
-                self._to_lines(data[pos:])  # (from the value: leading blanks are dropped, however cut)
-                return
+                return self._to_lines(data[pos:])  # (from the value: leading blanks are dropped, however cut)
             if line_end is None:
                 self._buf += data[pos:]
-                return
+                return None
             self._state = _VALUE  # a value over several lines: a document
             self._buf += data[pos:cut]
             pos = cut
@@ -160,28 +152,27 @@ class DocumentFramer:
         stop = len(data) if end < 0 else pos + end
         if len(self._buf) + stop - pos > self._max:
             self._too_long(data[pos:stop])
-            return
+            return None
         self._buf += data[pos:stop]
         if end >= 0:
             self._deliver(bytes(self._buf), data, stop)
+        return None
 
     def _deliver(self, document: bytes, data: bytes, stop: int) -> None:
         """The value closed at ``stop`` in ``data``: hand it on, then watch what follows."""
         self._state = _AFTER
         self._buf = bytearray()
         self._documents.on_document(document, True)
-        self._trailing.feed(data, stop)
+        self._trailing.feed(self.sink, data, stop)
 
-    def _to_lines(self, data: bytes) -> Framer:
+    def _to_lines(self, data: bytes) -> RecordFramer:
+        """The NDJSON framer takes over: it reads the value from its start (and the rest)."""
         assert self._lines is not None
-        make, replace = self._lines
-        framer = make(self.sink)
-        self._ndjson = framer
-        self._state = _LINES
-        replace(framer)  # from now on, bytes go to the NDJSON framer directly
+        framer = self._lines(self.sink)
+        self._state = _IGNORING  # from now on, bytes go to the NDJSON framer
         held = bytes(self._buf)
         self._buf = bytearray()
-        framer.feed(held + data)
+        framer.feed(held + data)  # (an NDJSON framer hands over to none)
         return framer
 
     def _too_long(self, tail: bytes) -> None:

@@ -51,7 +51,6 @@ from collections.abc import Callable
 
 import msgspec
 
-from .._events import Event, ParseError
 from ._records import RecordSink
 
 __all__ = ("ERROR_RECORD", "EventStreamFramer", "HeaderValue", "read_headers", "valid_prelude")
@@ -61,8 +60,8 @@ _OVERHEAD = PRELUDE_BYTES + 4  # prelude and message CRC
 ERROR_RECORD = ":error"
 
 HeaderValue = bool | int | bytes | str
-# (payload, its stream offset, out) -> the payload without what it reported
-PayloadCleaner = Callable[[bytes, int, list[Event]], bytes]
+# (payload, its stream offset, where to report) -> the payload without what it reported
+PayloadCleaner = Callable[[bytes, int, RecordSink], bytes]
 
 _u16 = struct.Struct(">H")
 _u32 = struct.Struct(">I")
@@ -126,13 +125,10 @@ def read_headers(data: bytes | memoryview) -> dict[str, HeaderValue]:
 class EventStreamFramer:
     """Cuts an event stream into messages and hands on their payloads."""
 
-    __slots__ = ("_broken", "_buf", "_clean", "_max", "_offset", "_out", "sink")
+    __slots__ = ("_broken", "_buf", "_clean", "_max", "_offset", "sink")
 
-    def __init__(
-        self, sink: RecordSink, out: list[Event], max_event_bytes: int, clean: PayloadCleaner | None = None
-    ) -> None:
+    def __init__(self, sink: RecordSink, max_event_bytes: int, clean: PayloadCleaner | None = None) -> None:
         self.sink = sink
-        self._out = out
         self._max = max_event_bytes
         self._clean = clean  # drops a payload's invalid UTF-8 (invalid_utf8="report")
         self._buf = bytearray()
@@ -167,11 +163,9 @@ class EventStreamFramer:
 
     def close(self) -> None:
         if self._buf and not self._broken:
-            self._out.append(
-                ParseError(
-                    f"event stream ended inside a message at byte {self._offset} "
-                    f"({len(self._buf)} bytes of it arrived; truncated)"
-                )
+            self.sink.on_framing_error(
+                f"event stream ended inside a message at byte {self._offset} "
+                f"({len(self._buf)} bytes of it arrived; truncated)"
             )
         self._buf = bytearray()
 
@@ -179,7 +173,7 @@ class EventStreamFramer:
         self._broken = True
         self._buf = bytearray()
         where = f"event stream message at byte {self._offset + pos}"
-        self._out.append(ParseError(f"{where}: {why}; the rest of the stream is ignored"))
+        self.sink.on_framing_error(f"{where}: {why}; the rest of the stream is ignored")
 
     def _message(self, buf: bytearray, pos: int, total: int, headers_length: int) -> None:
         end = pos + total
@@ -199,7 +193,7 @@ class EventStreamFramer:
         finally:
             view.release()  # a live export would make the caller's ``del buf[...]`` fail
         if self._clean is not None:
-            payload = self._clean(payload, self._offset + headers_end, self._out)
+            payload = self._clean(payload, self._offset + headers_end, self.sink)
         kind = headers.get(":message-type")
         if kind == "event":
             name = headers.get(":event-type")
@@ -217,4 +211,4 @@ class EventStreamFramer:
             self._skip(pos, f"unknown :message-type {kind!r}")
 
     def _skip(self, pos: int, why: str) -> None:
-        self._out.append(ParseError(f"event stream message at byte {self._offset + pos}: {why}; skipped"))
+        self.sink.on_framing_error(f"event stream message at byte {self._offset + pos}: {why}; skipped")

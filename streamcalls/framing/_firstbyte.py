@@ -8,15 +8,15 @@ error object, a request without ``stream: true`` with one complete
 response, and a proxy in front of it with an HTML page.  The first byte
 that is not whitespace tells them apart (the parser has already dropped a
 BOM; see :func:`body_framing`), and the chosen framer is built then and gets
-every byte from that one on.  Leading whitespace is dropped, not held.
+every byte from that one on: :meth:`FirstByteFramer.feed` returns it, and the
+parser feeds it from then on.  Leading whitespace is dropped, not held.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ._document import Replace
-from ._records import Framer, RecordSink
+from ._records import RecordFramer, RecordSink
 
 __all__ = ("FirstByteFramer", "body_framing", "json_or_sse")
 
@@ -52,52 +52,27 @@ def json_or_sse(first: int) -> str:
 
 
 class FirstByteFramer:
-    """Holds back until the first significant byte, then delegates to the chosen framer.
+    """Holds back until the first significant byte, then hands over to the framer it chooses."""
 
-    ``replace`` is told the chosen framer (and any framer that one hands over
-    to), so that its owner can feed it directly from then on.
-    """
-
-    __slots__ = ("_build", "_choose", "_framer", "_replace", "_sink")
+    __slots__ = ("_build", "_choose", "sink")
 
     def __init__(
         self,
         sink: RecordSink,
         choose: Callable[[int], str],
-        build: Callable[[str, RecordSink, Replace], Framer],
-        replace: Replace | None = None,
+        build: Callable[[str, RecordSink], RecordFramer],
     ) -> None:
-        self._sink = sink
+        self.sink = sink
         self._choose = choose
         self._build = build
-        self._replace = replace
-        self._framer: Framer | None = None
 
-    @property
-    def sink(self) -> RecordSink:
-        return self._sink
-
-    @sink.setter
-    def sink(self, sink: RecordSink) -> None:
-        self._sink = sink
-        if self._framer is not None:
-            self._framer.sink = sink
-
-    def feed(self, data: bytes) -> None:
-        framer = self._framer
-        if framer is None:
-            data = data.lstrip(_WHITESPACE)
-            if not data:
-                return
-            framer = self._build(self._choose(data[0]), self._sink, self._adopt)
-            self._adopt(framer)
-        framer.feed(data)
-
-    def _adopt(self, framer: Framer) -> None:
-        self._framer = framer
-        if self._replace is not None:
-            self._replace(framer)
+    def feed(self, data: bytes) -> RecordFramer | None:
+        """Returns the chosen framer (or the one it handed over to), fed ``data``, once a byte chose it."""
+        data = data.lstrip(_WHITESPACE)
+        if not data:
+            return None
+        framer = self._build(self._choose(data[0]), self.sink)
+        return framer.feed(data) or framer
 
     def close(self) -> None:
-        if self._framer is not None:
-            self._framer.close()
+        return None  # nothing came but blank space

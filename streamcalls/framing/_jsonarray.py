@@ -39,8 +39,6 @@ from __future__ import annotations
 
 import re
 
-from .._emitter import preview
-from .._events import Event, ParseError
 from ._records import RecordSink
 from ._trailing import Trailing
 
@@ -85,7 +83,6 @@ class JSONArrayFramer:
         "_in_array",
         "_in_string",
         "_max",
-        "_out",
         "_size",
         "_skipping",
         "_state",
@@ -93,9 +90,8 @@ class JSONArrayFramer:
         "sink",
     )
 
-    def __init__(self, sink: RecordSink, out: list[Event], max_element_bytes: int) -> None:
+    def __init__(self, sink: RecordSink, max_element_bytes: int) -> None:
         self.sink = sink
-        self._out = out
         self._max = max_element_bytes
         self._state = _BETWEEN
         self._in_array = False  # the opening "[" was seen
@@ -106,7 +102,7 @@ class JSONArrayFramer:
         self._in_string = False
         self._escape = False
         self._garbage = bytearray()  # the start of the current garbage run
-        self._trailing = Trailing(out, "data after the end of the JSON array; ignored")
+        self._trailing = Trailing("data after the end of the JSON array; ignored")
 
     # -- input -------------------------------------------------------------------
 
@@ -122,19 +118,18 @@ class JSONArrayFramer:
             elif state == _GARBAGE:
                 pos = self._in_garbage(data, pos)
             else:
-                self._trailing.feed(data, pos)
+                self._trailing.feed(self.sink, data, pos)
                 return
 
     def close(self) -> None:
         state = self._state
         if state == _ENDED:
-            self._trailing.close()
+            self._trailing.close(self.sink)
         elif state == _GARBAGE:
             self._garbage_done()
         elif state == _ELEMENT:
             shown = b"" if self._skipping else self._buf
-            message = "JSON array stream ended inside an element (truncated)"
-            self._out.append(ParseError(message, preview(shown)))
+            self.sink.on_framing_error("JSON array stream ended inside an element (truncated)", shown)
             self._buf = bytearray()
             self._state = _BETWEEN
 
@@ -174,7 +169,7 @@ class JSONArrayFramer:
         shown = bytes(self._garbage).rstrip(b" \t\r\n,")
         self._garbage.clear()
         self._state = _BETWEEN
-        self._out.append(ParseError("unexpected bytes between JSON array elements; skipped", preview(shown)))
+        self.sink.on_framing_error("unexpected bytes between JSON array elements; skipped", shown)
 
     # -- inside an element -------------------------------------------------------
 
@@ -259,7 +254,7 @@ class JSONArrayFramer:
         if element[0] == _OPEN_BRACE:
             self.sink.on_record(None, element)
         else:
-            self._out.append(ParseError("JSON array element is not an object; skipped", preview(element)))
+            self.sink.on_framing_error("JSON array element is not an object; skipped", element)
 
     def _overflow(self, tail: bytes) -> None:
         # At least max + 1 bytes of the element have arrived, however they were cut.
@@ -267,6 +262,4 @@ class JSONArrayFramer:
         shown = (bytes(self._buf[:keep]) + tail[:keep])[:keep]
         self._buf = bytearray()
         self._skipping = True
-        self._out.append(
-            ParseError(f"JSON array element exceeds max_line_bytes={self._max}; skipped", preview(shown))
-        )
+        self.sink.on_framing_error(f"JSON array element exceeds max_line_bytes={self._max}; skipped", shown)

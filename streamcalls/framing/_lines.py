@@ -10,8 +10,7 @@ bytearray that grows by appends only, so any chunking costs O(n).
 
 from __future__ import annotations
 
-from .._emitter import preview
-from .._events import Event, ParseError
+from ._records import RecordSink
 
 __all__ = ("LineBuffer",)
 
@@ -27,19 +26,28 @@ class LineBuffer:
 
     A line over ``max_line_bytes`` comes out as ``None`` in its place: the
     framer calls :meth:`report_long` then, so the error takes its place among
-    the events, whatever the chunking.
+    the records, whatever the chunking.
     """
 
-    __slots__ = ("_discarding", "_long", "_max", "_out", "_skip_lf", "_tail", "_what")
+    __slots__ = ("_discarding", "_long", "_max", "_shown", "_skip_lf", "_tail", "_what")
 
-    def __init__(self, out: list[Event], max_line_bytes: int, what: str) -> None:
-        self._out = out
+    def __init__(self, max_line_bytes: int, what: str) -> None:
         self._max = max_line_bytes
+        # The bytes of a too-long line its report shows: as many as arrive before it is known to
+        # be too long however it is cut (a whole line, or one that grows over several chunks).
+        self._shown = min(201, max_line_bytes + 1)
         self._what = what  # "SSE" or "NDJSON", for error messages
-        self._tail = bytearray()
+        # The unfinished last line, and the previews of the too-long lines not yet reported:
+        # made when first needed (a stream read a whole line per chunk needs neither).
+        self._tail: bytearray | None = None
+        self._long: list[bytes] | None = None
         self._skip_lf = False  # the last chunk ended with CR
         self._discarding = False  # inside a line that went over the limit
-        self._long: list[bytes] = []  # previews of the too-long lines not yet reported
+
+    @property
+    def clean(self) -> bool:
+        """Nothing is held: the next chunk starts a line, and no CR waits for its LF."""
+        return not self._tail and not self._skip_lf and not self._discarding
 
     def split(self, data: bytes) -> list[bytes | None]:
         """Add a chunk; return the lines it completed (None for one over the limit)."""
@@ -51,15 +59,17 @@ class LineBuffer:
             if data[-1] == _CR:
                 self._skip_lf = True
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        tail = self._tail
         if _LF not in data:
             if data and not self._discarding:
-                self._tail += data
-                if len(self._tail) > self._max:
+                if tail is None:
+                    tail = self._tail = bytearray()
+                tail += data
+                if len(tail) > self._max:
                     self._overflow()
                     return [None]
             return []
         lines: list[bytes | None] = data.split(b"\n")  # type: ignore[assignment]
-        tail = self._tail
         if self._discarding:
             self._discarding = False
             del lines[0]  # the end of the line that was over the limit
@@ -71,6 +81,8 @@ class LineBuffer:
         if lines and (len(data) > self._max or len(lines[0]) > self._max):  # type: ignore[arg-type]
             self._mark_long(lines)
         if last:
+            if tail is None:
+                tail = self._tail = bytearray()
             tail += last
             if len(tail) > self._max:
                 self._overflow()
@@ -82,27 +94,33 @@ class LineBuffer:
         limit = self._max
         for number, line in enumerate(lines):
             if line is not None and len(line) > limit:
-                self._long.append(line[:201])
+                self._held_long(line[: self._shown])
                 lines[number] = None
 
     def take_rest(self) -> bytes:
         """At end of input: the unfinished last line (no line end came)."""
-        rest = bytes(self._tail)
-        self._tail.clear()
+        tail = self._tail
+        self._tail = None
         self._discarding = False
-        return rest
+        return b"" if tail is None else bytes(tail)
 
     def _overflow(self) -> None:
-        self._long.append(bytes(self._tail[:201]))
-        self._tail.clear()
+        tail = self._tail
+        assert tail is not None
+        self._held_long(bytes(tail[: self._shown]))
+        tail.clear()
         self._discarding = True
 
-    def report_long(self) -> None:
-        """Report the too-long line that a ``None`` stood for."""
+    def _held_long(self, shown: bytes) -> None:
+        if self._long is None:
+            self._long = [shown]
+        else:
+            self._long.append(shown)
+
+    def report_long(self, sink: RecordSink) -> None:
+        """Report the too-long line that a ``None`` stood for to ``sink``."""
+        assert self._long is not None
         line = self._long.pop(0)
-        self._out.append(
-            ParseError(
-                f"{self._what} line exceeds max_line_bytes={self._max}; skipped to the next line",
-                preview(line),
-            )
+        sink.on_framing_error(
+            f"{self._what} line exceeds max_line_bytes={self._max}; skipped to the next line", line
         )

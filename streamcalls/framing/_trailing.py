@@ -1,16 +1,15 @@
 """Bytes after a body's end -- a JSON array's ``]``, a JSON document's value.
 
-They are reported once, as a :class:`~streamcalls.ParseError` showing the
-same bytes however the body was cut: when enough of them have arrived to
-show, or at the end of input.  Blank bytes before them are not data.
+They are reported once, to the framer's sink, showing the same bytes however
+the body was cut: when enough of them have arrived to show, or at the end of
+input.  Blank bytes before them are not data.
 """
 
 from __future__ import annotations
 
 import re
 
-from .._emitter import preview
-from .._events import Event, ParseError
+from ._records import RecordSink
 
 __all__ = ("Trailing",)
 
@@ -19,15 +18,14 @@ _SHOWN = 200  # bytes kept for the error message
 
 
 class Trailing:
-    __slots__ = ("_held", "_message", "_out")
+    __slots__ = ("_held", "_message")
 
-    def __init__(self, out: list[Event], message: str) -> None:
-        self._out = out
+    def __init__(self, message: str) -> None:
         self._message = message
         self._held: bytearray | None = bytearray()  # the first bytes shown; None once reported
 
-    def feed(self, data: bytes | bytearray, pos: int = 0) -> None:
-        """More bytes after the end (``data`` from ``pos``)."""
+    def feed(self, sink: RecordSink, data: bytes | bytearray, pos: int = 0) -> None:
+        """More bytes after the end (``data`` from ``pos``); ``sink`` is told once there is enough to show."""
         held = self._held
         if held is None:
             return
@@ -38,14 +36,14 @@ class Trailing:
             pos = found.start()
         held += data[pos : pos + _SHOWN + 1 - len(held)]
         if len(held) > _SHOWN:
-            self._report()
+            self._report(sink)
 
-    def close(self) -> None:
+    def close(self, sink: RecordSink) -> None:
         """The end of input: report what came, if anything did."""
         if self._held:
-            self._report()
+            self._report(sink)
 
-    def _report(self) -> None:
-        shown = preview(self._held or b"")
+    def _report(self, sink: RecordSink) -> None:
+        held = self._held or b""
         self._held = None
-        self._out.append(ParseError(self._message, shown))
+        sink.on_framing_error(self._message, held)

@@ -6,7 +6,7 @@ Two policies, chosen with ``StreamParser(invalid_utf8=...)``:
   text is decoded (the WHATWG rule for event streams): payloads by msgspec,
   a text stream by :class:`Utf8Decoder`.
 - ``"report"``: :class:`Utf8Filter` sits between the bytes and the framer
-  (:class:`Utf8CheckedFramer`) and drops only the invalid bytes, whatever
+  (the parser feeds the framer its valid pieces) and drops only the invalid bytes, whatever
   framing they are in -- inside a JSON string, a comment, an SSE field name --
   so that the valid text of the same event still comes through.  Each run of
   invalid bytes is one :class:`~streamcalls.ParseError` naming its offset in
@@ -25,11 +25,11 @@ from __future__ import annotations
 import codecs
 import re
 
-from .._events import Event, ParseError
+from .._events import ParseError
 from ._eventstream import PRELUDE_BYTES, valid_prelude
-from ._records import Framer, RecordSink
+from ._records import RecordSink
 
-__all__ = ("Utf8CheckedFramer", "Utf8Decoder", "Utf8Filter", "drop_invalid")
+__all__ = ("Utf8Decoder", "Utf8Filter", "drop_invalid")
 
 _utf8_decode = codecs.utf_8_decode
 # "surrogateescape" turns each invalid byte into one lone surrogate
@@ -76,14 +76,16 @@ def _invalid_runs(data: bytes, final: bool) -> tuple[list[tuple[int, int]], int]
     return runs, used
 
 
-def _report(offset: int, length: int, shown: bytes) -> ParseError:
+def _report(offset: int, length: int, shown: bytes) -> tuple[str, str]:
+    """The message and the raw text of the report of a run of invalid bytes."""
     raw = shown.hex(" ") + (" ..." if length > len(shown) else "")
     plural = "" if length == 1 else "s"
-    return ParseError(f"invalid UTF-8 at stream byte {offset} ({length} byte{plural}); dropped", raw)
+    return f"invalid UTF-8 at stream byte {offset} ({length} byte{plural}); dropped", raw
 
 
-def drop_invalid(data: bytes, offset: int, out: list[Event]) -> bytes:
-    """A self-contained block (an event-stream payload at stream ``offset``) without its invalid bytes."""
+def drop_invalid(data: bytes, offset: int, sink: RecordSink) -> bytes:
+    """A self-contained block (an event-stream payload at stream ``offset``) without its invalid
+    bytes, each run reported to ``sink``."""
     runs, _ = _invalid_runs(data, True)
     if not runs:
         return data
@@ -91,7 +93,7 @@ def drop_invalid(data: bytes, offset: int, out: list[Event]) -> bytes:
     pos = 0
     for start, end in runs:
         kept.append(data[pos:start])
-        out.append(_report(offset + start, end - start, data[start : min(end, start + _SHOWN)]))
+        sink.on_framing_error(*_report(offset + start, end - start, data[start : min(end, start + _SHOWN)]))
         pos = end
     kept.append(data[pos:])
     return b"".join(kept)
@@ -174,40 +176,7 @@ class Utf8Filter:
         pieces.append(piece)
 
     def _end_run(self) -> ParseError:
-        report = _report(self._run_at, self._run_length, self._run_shown)
+        report = ParseError(*_report(self._run_at, self._run_length, self._run_shown))
         self._run_length = 0
         self._run_shown = b""
         return report
-
-
-class Utf8CheckedFramer:
-    """A framer that gets only valid UTF-8: each invalid run becomes a ParseError in its place."""
-
-    __slots__ = ("_filter", "_framer", "_out")
-
-    def __init__(self, framer: Framer, utf8: Utf8Filter, out: list[Event]) -> None:
-        self._framer = framer
-        self._filter = utf8  # one per stream, shared when the parser swaps framers
-        self._out = out
-
-    @property
-    def sink(self) -> RecordSink:
-        return self._framer.sink
-
-    @sink.setter
-    def sink(self, sink: RecordSink) -> None:
-        self._framer.sink = sink
-
-    def feed(self, data: bytes) -> None:
-        self._deliver(self._filter.split(data))
-
-    def close(self) -> None:
-        self._deliver(self._filter.flush())
-        self._framer.close()
-
-    def _deliver(self, pieces: list[bytes | ParseError]) -> None:
-        for piece in pieces:
-            if type(piece) is bytes:
-                self._framer.feed(piece)
-            else:
-                self._out.append(piece)  # type: ignore[arg-type]

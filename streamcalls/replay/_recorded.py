@@ -34,7 +34,6 @@ from typing import Any
 
 import msgspec
 
-from .._events import Event
 from .._limits import DEFAULT_LIMITS
 from ..framing._eventstream import EventStreamFramer
 from ..framing._sse import SSEFramer
@@ -69,12 +68,14 @@ class _Records:
     def on_done(self) -> None:
         pass
 
+    def on_framing_error(self, message: str, raw: bytes | bytearray | str = b"") -> None:
+        pass  # a recording's own framing errors are not what a rule compares
+
 
 def sse_payloads(body: bytes) -> list[bytes]:
     """The data of each SSE event of a recorded body (its own framing errors are ignored)."""
     sink = _Records()
-    problems: list[Event] = []
-    framer = SSEFramer(sink, problems, DEFAULT_LIMITS.max_line_bytes, DEFAULT_LIMITS.max_event_bytes)
+    framer = SSEFramer(sink, DEFAULT_LIMITS.max_line_bytes, DEFAULT_LIMITS.max_event_bytes)
     framer.feed(body)
     framer.close()
     return [data for _, data in sink.records]
@@ -96,8 +97,7 @@ def _objects(body: bytes) -> list[dict[str, Any]]:
 def _frames(body: bytes) -> list[tuple[str | None, dict[str, Any]]]:
     """The event type and JSON payload of each message of an AWS event-stream body."""
     sink = _Records()
-    problems: list[Event] = []
-    framer = EventStreamFramer(sink, problems, DEFAULT_LIMITS.max_event_bytes)
+    framer = EventStreamFramer(sink, DEFAULT_LIMITS.max_event_bytes)
     framer.feed(body)
     framer.close()
     found = []

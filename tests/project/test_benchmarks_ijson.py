@@ -18,6 +18,7 @@ from benchmarks.load import parser_clock
 from benchmarks.memory import _reads_into_call, open_calls
 from benchmarks.runner import Settings, check, measure_group
 from benchmarks.streams import Stream, anthropic_stream, openai_stream
+from streamcalls._calls import CallAssembler
 
 TINY = [
     ijson_rows.openai_ijson_stream(3_000),
@@ -91,7 +92,7 @@ def test_the_profile_finds_each_part_by_the_parser_objects() -> None:
     assert roles[type(parser._adapter)] == profile.ADAPTER
     assert roles[type(parser._framer)] == profile.FRAMING
     assert roles[type(parser._emit)] == profile.EMITTER
-    assert roles[type(parser._emit.calls)] == profile.CALLS
+    assert roles[CallAssembler] == profile.CALLS
     assert profile.SCANNER in roles.values()
     shares, _ = profile.profile_by_part(stream, runs=1)
     assert sum(shares.values()) == pytest.approx(1.0)

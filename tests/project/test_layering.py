@@ -328,8 +328,8 @@ def test_io_below_the_async_front_is_a_violation() -> None:
 
 def test_imports_are_read_from_the_source() -> None:
     """The reader resolves relative imports and tells imports that run from those for type checking only."""
-    found = read_imports(PACKAGE / "framing" / "_sse.py")
-    assert {"streamcalls._events", "streamcalls.framing._lines"} <= found.modules
+    found = read_imports(PACKAGE / "framing" / "_document.py")
+    assert {"streamcalls._jsonscan", "streamcalls.framing._trailing"} <= found.modules
     assert found.io == frozenset()
     assert read_imports(PACKAGE / "aio" / "_aparse.py").io == {"anyio"}
     assert (

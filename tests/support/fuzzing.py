@@ -153,7 +153,7 @@ class TextTap:
 
     def __init__(self, parser: StreamParser) -> None:
         emit = parser._emit
-        self._assembler = emit.calls
+        self._assembler = emit  # (the emitter is the call assembler)
         out = emit.out
         push, end = emit.text, emit.text_end
         self.pieces: list[str] = []

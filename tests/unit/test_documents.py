@@ -542,25 +542,27 @@ def test_a_page_is_reported_the_same_however_cut(cuts: list[int]) -> None:
     assert feed_chunks(split_at(page, cuts), "openai") == expected
 
 
-def test_the_json_body_framer_forwards_what_comes_after_it_handed_over() -> None:
-    """An owner that feeds one chunk in pieces (a filter in front of the framer) may hand the
-    JSON body's framer the rest of a chunk after it handed over to the NDJSON framer."""
+def test_a_framer_hands_over_by_returning_its_successor() -> None:
+    """The first byte's framer returns the JSON body's framer it chose, which returns the NDJSON
+    framer once the first line closes a value: each fed the rest of its chunk.  An owner that
+    feeds the one returned from then on (as the parser does) gets the stream's events."""
     from streamcalls._emitter import Emitter
     from streamcalls._nonstream import DocumentReader
     from streamcalls.framing._make import make_framer
-    from streamcalls.framing._records import Framer
     from streamcalls.providers.ollama.reader import OllamaAdapter
 
     body = (DATA / "ollama/thinking_then_call.ndjson").read_bytes()
     emit = Emitter(Limits(), counter_ids())
     adapter = OllamaAdapter(emit)
-    framers: list[Framer] = []
-    make_framer(adapter.framing, adapter, emit, DocumentReader(emit, adapter), framers.append).feed(body[:1])
-    json_body = framers[-1]  # the owner still feeds this one
+    framer: Any = make_framer(adapter.framing, adapter, emit, DocumentReader(emit, adapter))
     cut = body.index(b"\n") + 1
-    json_body.feed(body[1:cut])  # the first line: it hands over
-    assert len(framers) == 2
-    json_body.feed(body[cut:])  # the rest of the same chunk
-    framers[-1].close()
+    handed = []
+    for piece in (body[:1], body[1:cut], body[cut:]):
+        successor = framer.feed(piece)
+        if successor is not None:
+            handed.append(type(successor).__name__)
+            framer = successor
+    framer.close()
     adapter.close()
+    assert handed == ["DocumentFramer", "NDJSONFramer"]
     assert emit.out == feed_chunks([body], "ollama")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from streamcalls import Limits, ParseError, StreamParser
 from streamcalls._detect import sniff_framing
+from streamcalls._emitter import preview
 from streamcalls.framing._eventstream import EventStreamFramer, HeaderError, read_headers, valid_prelude
 from tests.support import bytewise, split_at
 from tests.support.eventstream import BEDROCK, build, frame, header, message, sources
@@ -27,10 +28,13 @@ class Recorder:
     def on_done(self) -> None:  # pragma: no cover - event streams have no sentinel
         raise AssertionError("no on_done in an event stream")
 
+    def on_framing_error(self, message: str, raw: bytes | bytearray | str = b"") -> None:
+        self.out.append(ParseError(message, raw if isinstance(raw, str) else preview(raw)))
+
 
 def run(chunks: list[bytes], limit: int = 1 << 20) -> list[Any]:
     out: list[Any] = []
-    framer = EventStreamFramer(Recorder(out), out, limit)
+    framer = EventStreamFramer(Recorder(out), limit)
     for chunk in chunks:
         framer.feed(chunk)
     framer.close()
@@ -76,7 +80,7 @@ def test_random_splits(cuts: list[int]) -> None:
 
 def test_a_record_comes_out_of_the_feed_of_the_message_last_byte() -> None:
     out: list[Any] = []
-    framer = EventStreamFramer(Recorder(out), out, 1 << 20)
+    framer = EventStreamFramer(Recorder(out), 1 << 20)
     data = A + B
     for i, byte in enumerate(bytewise(data)):
         framer.feed(byte)
@@ -188,7 +192,7 @@ def test_impossible_lengths_lose_the_stream(total: int, headers: int) -> None:
 def test_a_message_over_the_limit_stops_framing_before_buffering_it() -> None:
     big = event("contentBlockDelta", b'{"t":"' + b"x" * 5000 + b'"}')
     out: list[Any] = []
-    framer = EventStreamFramer(Recorder(out), out, 1000)
+    framer = EventStreamFramer(Recorder(out), 1000)
     framer.feed(A + big[:100])
     framer.feed(big[100:] + B)
     framer.close()

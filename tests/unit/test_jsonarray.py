@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamcalls import ParseError
+from streamcalls._emitter import preview
 from streamcalls.framing import _jsonarray as jsonarray
 from streamcalls.framing._jsonarray import JSONArrayFramer
 from tests.support import bytewise, split_at
@@ -30,11 +31,14 @@ class Recorder:
     def on_done(self) -> None:
         self.items.append(("done", None))
 
+    def on_framing_error(self, message: str, raw: bytes | bytearray | str = b"") -> None:
+        self.items.append(ParseError(message, raw if isinstance(raw, str) else preview(raw)))
+
 
 def run(chunks: list[bytes], limit: int = 1 << 20) -> list[Any]:
     """Records, "done" and ParseErrors, in the order they happened."""
     out: list[Any] = []
-    framer = JSONArrayFramer(Recorder(out), out, limit)
+    framer = JSONArrayFramer(Recorder(out), limit)
     for chunk in chunks:
         framer.feed(chunk)
     framer.close()
@@ -88,7 +92,7 @@ def test_each_element_comes_out_of_the_feed_of_its_closing_brace() -> None:
     data = b'[{"a": "}"},{"b": {"c": "\\"}"}}]'
     closing = [data.index(b"},"), len(data) - 2]
     sink = Recorder()
-    framer = JSONArrayFramer(sink, [], 1 << 20)
+    framer = JSONArrayFramer(sink, 1 << 20)
     delivered_at = []
     for i, chunk in enumerate(bytewise(data)):
         framer.feed(chunk)
@@ -151,7 +155,7 @@ def test_an_element_over_the_limit_is_skipped_and_the_next_one_read() -> None:
 
 
 def test_memory_stays_bounded_while_skipping() -> None:
-    framer = JSONArrayFramer(Recorder(), [], 1000)
+    framer = JSONArrayFramer(Recorder(), 1000)
     framer.feed(b'[{"text": "')
     for _ in range(100):
         framer.feed(b"z" * 1000)

@@ -29,6 +29,7 @@ from streamcalls import (
     ToolCallFailed,
     ToolCallStarted,
 )
+from streamcalls._calls import CallAssembler
 from tests.support.streams import openai_args, openai_call_start, openai_chunk
 
 PROSE = ("Some prose with {braces}, ~tildes~, <tags> and `ticks`.\n~~ almost a fence\n" * 60).encode()
@@ -91,8 +92,8 @@ ANTHROPIC_START = (
 def test_an_idle_parsers_assembler_holds_no_set_or_dict(provider: ProviderName, first: bytes) -> None:
     parser = StreamParser(provider)
     assert parser.feed(first)  # the stream started (or its text came)
-    assembler = parser._emit.calls
-    held = {slot: getattr(assembler, slot) for slot in type(assembler).__slots__}
+    assembler = parser._emit  # the emitter, whose call half is the assembler
+    held = {slot: getattr(assembler, slot) for slot in CallAssembler.__slots__}
     assert [slot for slot, value in held.items() if type(value) in (set, dict)] == []
 
 

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamcalls import ReasoningDelta, StreamParser, TextDelta, ToolCallFailed, ToolCallStarted
-from streamcalls._calls import CallAssembler
+from streamcalls._emitter import Emitter
 from streamcalls._limits import Limits
 from streamcalls.detectors import build_channel
 from tests.support import DATA, bytewise, counter_ids, feed_chunks, normalize, split_at
@@ -105,15 +105,13 @@ def test_an_opening_tag_written_anyway_is_framing() -> None:
 def test_reasoning_opened_by_the_prompt_needs_the_detector_from_the_first_character() -> None:
     # A stream that names its model after text has come cannot start inside reasoning: the text
     # released before stays as it was (see follow_model).
-    out: list[Any] = []
-    channel = build_channel(
-        out, CallAssembler(out, Limits(), counter_ids()), ("fence",), None, fallback=False
-    )
+    emit = Emitter(Limits(), counter_ids())
+    channel = build_channel(emit, ("fence",), None, fallback=False)
     channel.push("before ")
     channel.add(("think_prompted",))
     channel.push("more</think>")
     channel.end()
-    assert "".join(e.text for e in out if isinstance(e, TextDelta)) == "before more</think>"
+    assert "".join(e.text for e in emit.out if isinstance(e, TextDelta)) == "before more</think>"
 
 
 @pytest.mark.parametrize("name", ["think_qwen3", "think_prompted_r1", "think_tags"])

@@ -31,9 +31,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 
-from ..._calls import CallAssembler
+from ..._emitter import Emitter
 from ..._errors import UsageError
-from ..._events import Event, TextDelta
+from ..._events import TextDelta
 from .detector import Detector, Tier, Trigger
 from .machine import Status, fast
 from .markup import Markup
@@ -60,16 +60,15 @@ class TextChannel:
         "_active",
         "_bare",
         "_built",
-        "_calls",
         "_candidate",
         "_candidate_size",
+        "_emit",
         "_fallback",
         "_lead_or_word",
         "_line_first",
         "_line_start",
         "_markup",
         "_names",
-        "_out",
         "_patterns",
         "_pending",
         "_plans",
@@ -83,8 +82,7 @@ class TextChannel:
 
     def __init__(
         self,
-        out: list[Event],
-        calls: CallAssembler,
+        emit: Emitter,
         names: Iterable[str],
         *,
         registry: Mapping[str, type[Detector]],
@@ -92,8 +90,7 @@ class TextChannel:
         types: ToolTypes,
         fallback: bool,
     ) -> None:
-        self._out = out
-        self._calls = calls
+        self._emit = emit  # where the text released goes out, and what calls are built with
         self._registry = registry  # the detectors by name (streamcalls.detectors.DETECTORS)
         self._tools = tools  # the names tools= gave, or None
         self._types = types
@@ -161,9 +158,7 @@ class TextChannel:
             built = self._built = [None] * len(self._plans)
         detector = built[number]
         if detector is None:
-            detector = built[number] = build(
-                self._plans[number], self._calls, self._tools, self._out, self._types
-            )
+            detector = built[number] = build(self._plans[number], self._emit, self._tools, self._types)
         return detector
 
     def read_bare_json(self, on: bool) -> None:
@@ -197,7 +192,7 @@ class TextChannel:
         if text and not (line_start and text[0] in self._line_first):
             quiet = self._quiet.search(text)
             if quiet is None:
-                self._out.append(TextDelta(text))  # nothing here can begin markup
+                self._emit.put(TextDelta(text))  # nothing here can begin markup
                 self._line_start = self._text_start = False
                 return
             at = quiet.start()
@@ -339,7 +334,7 @@ class TextChannel:
 
     def _text(self, text: str) -> None:
         if text:
-            self._out.append(TextDelta(text))
+            self._emit.put(TextDelta(text))
 
     def _hold(self, text: str, pos: int, line_start: bool) -> None:
         self._pending = text[pos:]
@@ -379,7 +374,7 @@ class TextChannel:
             return False
         if not self._fallback:
             return True
-        sources = self._calls.sources
+        sources = self._emit.sources
         if trigger.tier == _Tier.MARKUP:
             return "native" not in sources
         return not sources
@@ -389,7 +384,7 @@ class TextChannel:
         text's end stood for the line end it ends with)."""
         markup = self._markup
         if markup is None:  # the first markup of the text: its record, for every detector
-            markup = self._markup = Markup(self._calls, detector.name)
+            markup = self._markup = Markup(self._emit, detector.name)
         else:
             markup.retag(detector.name)
         detector.markup = markup
@@ -422,7 +417,7 @@ class TextChannel:
         if not detector.committed:
             # A candidate may hold at most max_arguments_bytes characters: it sees no more
             # than that, so that where it stops does not depend on the chunking.
-            room = self._calls.limits.max_arguments_bytes - self._candidate_size
+            room = self._emit.limits.max_arguments_bytes - self._candidate_size
             if len(text) - pos > room:
                 text = text[: pos + room]
         markup = detector.markup

@@ -7,7 +7,8 @@ from enum import IntEnum
 from typing import ClassVar, NamedTuple
 
 from ..._calls import CallAssembler
-from ..._events import Event, ReasoningDelta, TextDelta
+from ..._emitter import Emitter
+from ..._events import ReasoningDelta, TextDelta
 from .machine import Machine, Status, fast
 from .markup import Markup
 from .tools import ToolTypes
@@ -143,16 +144,16 @@ class Detector(Machine):
     # closing tag, so a trigger that counts only at a line start counts there).
     ends_line: ClassVar[bool] = False
 
-    __slots__ = ("calls", "committed", "markup", "out", "tools", "types")
+    __slots__ = ("calls", "committed", "emit", "markup", "tools", "types")
 
     markup: Markup
 
     def __init__(
-        self, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
+        self, calls: CallAssembler, tools: frozenset[str] | None, emit: Emitter, types: ToolTypes
     ) -> None:
-        self.calls = calls
+        self.calls = calls  # the emitter's call half: what its calls are built with
         self.tools = tools  # the names tools= gave, or None
-        self.out = out  # the channel's events
+        self.emit = emit  # where the model's text inside its markup goes out
         self.types = types  # the tools' parameter types, for formats whose values are bare text
         self.status = _Status.DONE
         self.committed = False
@@ -190,7 +191,7 @@ class Detector(Machine):
         recorded before it is the framing that holds it (see :meth:`Markup.content`)."""
         self.markup.content(start, stop)
         if stop > start:
-            self.out.append(ReasoningDelta(text[start:stop]) if reasoning else TextDelta(text[start:stop]))
+            self.emit.put(ReasoningDelta(text[start:stop]) if reasoning else TextDelta(text[start:stop]))
 
 
 _Status = fast(Status)

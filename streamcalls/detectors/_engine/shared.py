@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 
 from ..._calls import CallAssembler
-from ..._events import Event
+from ..._emitter import Emitter
 from .detector import Detector, prefixes
 from .machine import Status, fast
 from .tokens import Seen, literal_prefix_at
@@ -60,12 +60,12 @@ class SharedOpener(Detector):
         self,
         calls: CallAssembler,
         tools: frozenset[str] | None,
-        out: list[Event],
+        emit: Emitter,
         types: ToolTypes,
         *,
         formats: Sequence[Detector],
     ) -> None:
-        super().__init__(calls, tools, out, types)
+        super().__init__(calls, tools, emit, types)
         self._first = formats[0].name  # whose region it is until one is chosen
         self._formats = sorted(formats, key=lambda detector: type(detector).fallback_rank)
         self._claims = tuple(d for d in formats if d.claim is not None)
@@ -161,15 +161,14 @@ def share(kinds: tuple[type[Detector], ...]) -> tuple[Plan, ...]:
     return tuple(out)
 
 
-def build(
-    plan: Plan, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
-) -> Detector:
-    """The detector ``plan`` says, for one channel."""
+def build(plan: Plan, emit: Emitter, tools: frozenset[str] | None, types: ToolTypes) -> Detector:
+    """The detector ``plan`` says, for one channel writing into ``emit`` (its calls built with the
+    emitter's call half)."""
     kind, formats = plan
     if not formats:
-        return kind(calls, tools, out, types)
+        return kind(emit, tools, emit, types)
     assert issubclass(kind, SharedOpener)
-    return kind(calls, tools, out, types, formats=[member(calls, tools, out, types) for member in formats])
+    return kind(emit, tools, emit, types, formats=[member(emit, tools, emit, types) for member in formats])
 
 
 def _without_opener(cls: type[Detector]) -> type[Detector] | None:

@@ -27,7 +27,7 @@ import re
 from typing import ClassVar
 
 from ..._calls import CallAssembler
-from ..._events import Event
+from ..._emitter import Emitter
 from .._engine.detector import Detector
 from .._engine.tokens import Seen, Tokens, literal_prefix_at
 from .._engine.tools import ToolTypes
@@ -51,9 +51,9 @@ class TaggedDetector(Detector):
     __slots__ = ("_param", "_pieces", "_size")
 
     def __init__(
-        self, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
+        self, calls: CallAssembler, tools: frozenset[str] | None, emit: Emitter, types: ToolTypes
     ) -> None:
-        super().__init__(calls, tools, out, types)
+        super().__init__(calls, tools, emit, types)
         cls = type(self)
         if "_ends" not in cls.__dict__:  # the first of its class (block_end may be set late)
             cls._ends = Tokens(cls.block_end)

@@ -126,14 +126,20 @@ class AnthropicAdapter(Adapter):
     view = _Event
     what = "Anthropic event"
 
-    __slots__ = ("_blocks", "_calls", "_input_tokens", "_stop_reason", "_usage")
+    __slots__ = ("_blocks", "_call", "_call_index", "_calls", "_stop_reason", "_usage")
 
     def __init__(self, emit: Any) -> None:
         super().__init__(emit)
-        self._calls: dict[int, Call] = {}  # content block index -> call
-        self._blocks: dict[int, int] = {}  # content block index -> _TEXT/_THINKING/_IGNORED
+        # The open tool_use blocks' calls, by content block index: the last one started here
+        # (blocks come one after another), any other in _calls (mangled input).
+        self._call: Call | None = None
+        self._call_index = -1
+        self._calls: dict[int, Call] | None = None
+        # The other open blocks' kinds (_TEXT/_THINKING/_IGNORED), by index; None while there
+        # are none (a parser holding a call holds no dict for the text before it).
+        self._blocks: dict[int, int] | None = None
+        self._usage: _Usage | None = None  # the counts so far (made at the first)
         self._stop_reason: str | None = None
-        self._usage = _Usage()
 
     def claims(self, view: _Event, name: str | None) -> bool:
         return (view.type or name) in EVENT_TYPES
@@ -154,7 +160,22 @@ class AnthropicAdapter(Adapter):
     def handle(self, event: _Event, name: str | None) -> None:
         kind = event.type
         if kind == "content_block_delta":
-            self._delta(event)
+            delta = event.delta
+            if delta is None:
+                return
+            if delta.type == "input_json_delta":  # (most deltas: read here, a method call less)
+                index = event.index
+                call = self._call if index == self._call_index else self._other_call(index)
+                text = delta.partial_json
+                if call is not None and text:
+                    if call.status == OPEN:  # feed_arguments' common case, inlined
+                        rest = self.emit.feed(call, text)
+                        if rest >= 0:
+                            self.after_arguments(call, text[rest:])
+                    else:
+                        self.feed_arguments(call, text)
+            else:
+                self._delta(event.index, delta)
         elif kind == "content_block_start":
             self._block_start(event)
         elif kind == "content_block_stop":
@@ -174,38 +195,59 @@ class AnthropicAdapter(Adapter):
             self.emit.provider_error(error.message or "unknown error", error.type)
         # ping and unknown event types are ignored.
 
-    def _delta(self, event: _Event) -> None:
-        delta = event.delta
-        if delta is None:
-            return
+    def _delta(self, index: int, delta: _Delta) -> None:
+        """A delta other than a call's arguments."""
         kind = delta.type
-        if kind == "input_json_delta":
-            call = self._calls.get(event.index)
-            text = delta.partial_json
-            if call is not None and text:
-                if call.status == OPEN:  # feed_arguments' common case, inlined: this runs per fragment
-                    rest = self.emit.calls.feed(call, text)
-                    if rest >= 0:
-                        self.after_arguments(call, text[rest:])
-                else:
-                    self.feed_arguments(call, text)
-        elif kind == "text_delta":
-            if delta.text and self._blocks.get(event.index) != _IGNORED:
+        block = None if self._blocks is None else self._blocks.get(index)
+        if kind == "text_delta":
+            if delta.text and block != _IGNORED:
                 self.emit.text(delta.text)  # (an open reasoning block ends: see Emitter.text)
         elif kind == "thinking_delta":
-            if delta.thinking and self._blocks.get(event.index) == _THINKING:
+            if delta.thinking and block == _THINKING:
                 self.emit.reasoning(delta.thinking)
                 self._apart_from_calls()
         elif kind == "signature_delta":
-            if delta.signature and self._blocks.get(event.index) == _THINKING:
+            if delta.signature and block == _THINKING:
                 self.emit.reasoning_note(signature=delta.signature)
                 self._apart_from_calls()
 
     def _apart_from_calls(self) -> None:
         """A thinking block that opened over a call whose block never stopped ends at once: a
         call's events never come inside a reasoning block."""
-        if self._calls:
+        if self._call is not None or self._calls:
             self.emit.reasoning_end()
+
+    # -- the open blocks, by index ------------------------------------------------
+
+    def _other_call(self, index: int) -> Call | None:
+        calls = self._calls
+        return None if calls is None else calls.get(index)
+
+    def _add_call(self, index: int, call: Call) -> None:
+        if index != self._call_index:
+            calls = self._calls
+            if self._call is not None:  # another call block is still open: it keeps its call
+                if calls is None:
+                    calls = self._calls = {}
+                calls[self._call_index] = self._call
+            if calls is not None:
+                calls.pop(index, None)  # (a call block started again at its index: replaced)
+                self._calls = calls or None
+        self._call = call
+        self._call_index = index
+
+    def _pop_call(self, index: int) -> Call | None:
+        if index == self._call_index:
+            call = self._call
+            self._call = None
+            self._call_index = -1
+            return call
+        calls = self._calls
+        if calls is None:
+            return None
+        call = calls.pop(index, None)
+        self._calls = calls or None
+        return call
 
     def _block_start(self, event: _Event) -> None:
         block = event.content_block
@@ -215,17 +257,17 @@ class AnthropicAdapter(Adapter):
         index = event.index
         self.emit.reasoning_end()  # a thinking block whose content_block_stop never came
         if kind == "tool_use":
-            call = self.emit.calls.open(block.id, block.name, "native")
+            call = self.emit.open(block.id, block.name, "native")
             if call is not None:
                 if block.input:
                     call.initial = block.input
-                self._calls[index] = call
+                self._add_call(index, call)
         elif kind == "text":
-            self._blocks[index] = _TEXT
+            self._block(index, _TEXT)
             if block.text:
                 self.emit.text(block.text)
         elif kind in ("thinking", "redacted_thinking"):
-            self._blocks[index] = _THINKING
+            self._block(index, _THINKING)
             self.emit.reasoning_start(kind=kind)
             if block.thinking:
                 self.emit.reasoning(block.thinking)
@@ -233,15 +275,24 @@ class AnthropicAdapter(Adapter):
             self.emit.reasoning_note(signature=block.signature, redacted=block.data)
             self._apart_from_calls()
         else:
-            self._blocks[index] = _IGNORED
+            self._block(index, _IGNORED)
+
+    def _block(self, index: int, kind: int) -> None:
+        if self._blocks is None:
+            self._blocks = {}
+        self._blocks[index] = kind
 
     def _block_stop(self, index: int) -> None:
         # A thinking block ends here, or (mangled input) one still open ends before anything else.
         self.emit.reasoning_end()
-        call = self._calls.pop(index, None)
-        kind = self._blocks.pop(index, None)
+        call = self._pop_call(index)
+        blocks = self._blocks
+        kind = None
+        if blocks is not None:
+            kind = blocks.pop(index, None)
+            self._blocks = blocks or None  # (an empty dict still holds its table)
         if call is not None:
-            self.emit.calls.end(call)
+            self.emit.end(call)
         elif kind == _TEXT:
             self.emit.text_end()
 
@@ -249,6 +300,8 @@ class AnthropicAdapter(Adapter):
         # message_start holds the input counts; message_delta's output_tokens
         # are cumulative, so the latest value wins.
         mine = self._usage
+        if mine is None:
+            mine = self._usage = _Usage()
         for field in (
             "input_tokens",
             "output_tokens",
@@ -262,7 +315,7 @@ class AnthropicAdapter(Adapter):
     def _finish(self) -> None:
         raw = self._usage
         usage = None
-        if raw.input_tokens is not None or raw.output_tokens is not None:
+        if raw is not None and (raw.input_tokens is not None or raw.output_tokens is not None):
             # Anthropic's input_tokens leave out cached tokens; the normalized
             # count is the whole prompt, as OpenAI's prompt_tokens is.
             prompt = None

@@ -272,7 +272,7 @@ class BedrockAdapter(Adapter):
         """The first record: the stream's start (Bedrock names no model or id), then the record."""
         self.emit.start(self.name)
         read(*record)
-        self.emit.opening = False
+        self.emit.opened()
 
     def _ended(self, name: str, raw: bytes | str) -> bool:
         """After messageStop only metadata and errors are expected; after the end, nothing."""
@@ -294,7 +294,7 @@ class BedrockAdapter(Adapter):
         elif tool is not None:
             self._end_reasoning()
             self.emit.text_end()
-            call = self.emit.calls.open(tool.tool_use_id, tool.name, "native")
+            call = self.emit.open(tool.tool_use_id, tool.name, "native")
             if call is not None:
                 self._calls[event.content_block_index] = call
 
@@ -316,7 +316,7 @@ class BedrockAdapter(Adapter):
                 if isinstance(tool.input, str):
                     self.feed_arguments(call, tool.input)
                 else:
-                    emit.calls.whole(call, tool.input)
+                    emit.whole(call, tool.input)
             elif index not in self._server_blocks:
                 emit.parse_error(f"tool input for content block {index}, which started no tool use; ignored")
 
@@ -350,7 +350,7 @@ class BedrockAdapter(Adapter):
             self._end_reasoning()
         call = self._calls.pop(index, None)
         if call is not None:
-            self.emit.calls.end(call)
+            self.emit.end(call)
         elif index in self._server_blocks:
             self._server_blocks.discard(index)
         elif index in self._text_blocks:
@@ -360,7 +360,7 @@ class BedrockAdapter(Adapter):
     def _message_stop(self, event: _MessageStop) -> None:
         self._end_reasoning()
         self._stop_reason = event.stop_reason or ""
-        self.emit.calls.end_open()  # no call event may follow the end marker
+        self.emit.end_open()  # no call event may follow the end marker
         if self._metadata_seen:
             self._finish()
 

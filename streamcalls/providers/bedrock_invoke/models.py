@@ -203,11 +203,11 @@ class CohereModel(TextModel):
 
     def read(self, view: _Cohere) -> Read:
         if view.tool_calls:
-            calls = self.emit.calls
+            emit = self.emit
             for entry in view.tool_calls:
-                call = calls.open(None, entry.name, "native")
+                call = emit.open(None, entry.name, "native")
                 if call is not None:
-                    calls.whole(call, {} if entry.parameters is None else entry.parameters)
+                    emit.whole(call, {} if entry.parameters is None else entry.parameters)
         text = view.text if view.event_type in (None, "text-generation") else None
         return text, (view.finish_reason or "COMPLETE") if view.is_finished else None, None, None
 

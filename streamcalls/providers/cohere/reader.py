@@ -203,7 +203,7 @@ class CohereAdapter(Adapter):
             emit.reasoning_end()
             call = self._calls.pop(event.index, None)
             if call is not None:
-                emit.calls.end(call)
+                emit.end(call)
         elif kind == "content-end":
             emit.reasoning_end()
             emit.text_end()
@@ -229,12 +229,12 @@ class CohereAdapter(Adapter):
             self.emit.reasoning_end()
 
     def _start(self, index: int, tool_call: _ToolCall) -> None:
-        calls = self.emit.calls
+        emit = self.emit
         previous = self._calls.get(index)
         if previous is not None:
-            calls.end(previous)  # a new call at an index whose end never came
+            emit.end(previous)  # a new call at an index whose end never came
         function = tool_call.function or _Function()
-        call = calls.open(tool_call.id, function.name, "native")
+        call = emit.open(tool_call.id, function.name, "native")
         self._calls[index] = call
         if call is not None and function.arguments:
             self.feed_arguments(call, function.arguments)

@@ -322,43 +322,43 @@ class GeminiAdapter(Adapter):
     # -- calls -------------------------------------------------------------------
 
     def _function_call(self, part: _FunctionCall, signature: str | None) -> None:
-        calls = self.emit.calls
+        emit = self.emit
         streamed = self._streamed
         if streamed is not None:
             name = streamed.call.name
             same_name = not part.name or not name or part.name == name
             same_id = not part.id or not streamed.provider_id or part.id == streamed.provider_id
             if same_name and same_id:
-                calls.sign(streamed.call, signature)
+                emit.sign(streamed.call, signature)
                 self._continue(streamed, part)
                 return
             self._cut_streamed("a new call began before this call's closing functionCall (truncated)")
         if part.partial_args or part.will_continue:
-            self.emit.text_end()
-            opened = calls.open(part.id, part.name, "native")
+            emit.text_end()
+            opened = emit.open(part.id, part.name, "native")
             if opened is not None:
-                calls.sign(opened, signature)
+                emit.sign(opened, signature)
                 self._continue(_Streamed(opened, part.id), part)
         elif part.name or part.args is not None:
-            self.emit.text_end()
-            opened = calls.open(part.id, part.name, "native")
+            emit.text_end()
+            opened = emit.open(part.id, part.name, "native")
             if opened is not None:
-                calls.sign(opened, signature)
+                emit.sign(opened, signature)
                 if part.args is None:
-                    calls.whole(opened, {}, "")  # no "args" key: a tool without parameters
+                    emit.whole(opened, {}, "")  # no "args" key: a tool without parameters
                 else:
-                    calls.whole(opened, part.args)
+                    emit.whole(opened, part.args)
         # An empty functionCall with no call open: the end of a call already closed.
 
     def _continue(self, streamed: _Streamed, part: _FunctionCall) -> None:
         """Apply a streamed call's part; close the call when the part says no more follows."""
-        calls = self.emit.calls
+        emit = self.emit
         call = streamed.call
         self._streamed = streamed if part.will_continue else None
         if streamed.failed:
             return
         if part.name:
-            calls.set_name(call, part.name)
+            emit.set_name(call, part.name)
         pieces: list[str] = []
         writer = streamed.writer
         try:
@@ -371,14 +371,14 @@ class GeminiAdapter(Adapter):
                 pieces.append(writer.close())
         except PathError as exc:
             streamed.failed = True
-            calls.feed(call, "".join(pieces))
-            calls.fail(call, f"partialArgs cannot be assembled: {exc}")
+            emit.feed(call, "".join(pieces))
+            emit.fail(call, f"partialArgs cannot be assembled: {exc}")
             return
         if part.will_continue and not pieces:
             return
-        calls.feed(call, "".join(pieces))
+        emit.feed(call, "".join(pieces))
         if not part.will_continue and call.status == OPEN:
-            calls.end(call)  # a safeguard: the closing text above has always closed it
+            emit.end(call)  # a safeguard: the closing text above has always closed it
 
     def _cut_streamed(self, why: str) -> None:
         streamed = self._streamed
@@ -386,7 +386,7 @@ class GeminiAdapter(Adapter):
             self.emit.reasoning_end()
             self._streamed = None
             if not streamed.failed:
-                self.emit.calls.fail(streamed.call, why)
+                self.emit.fail(streamed.call, why)
 
     # -- end ---------------------------------------------------------------------
 
@@ -398,9 +398,9 @@ class GeminiAdapter(Adapter):
             if self._streamed is not None:
                 self._cut_streamed(f"Gemini finished with {detail}")
             else:
-                call = emit.calls.open(None, None, "native")
+                call = emit.open(None, None, "native")
                 if call is not None:
-                    emit.calls.fail(call, f"Gemini finished with {detail}")
+                    emit.fail(call, f"Gemini finished with {detail}")
         else:
             self._cut_streamed(
                 f"stream finished ({reason}) before the call's closing functionCall (truncated)"

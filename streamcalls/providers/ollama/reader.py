@@ -106,13 +106,12 @@ class OllamaAdapter(Adapter):
                 emit.text(message.content)  # (an open reasoning block ends: see Emitter.text)
             if message.tool_calls:
                 emit.reasoning_end()
-                calls = emit.calls
                 for entry in message.tool_calls:
                     function = entry.function or _Function()
-                    call = calls.open(entry.id, function.name, "native")
+                    call = emit.open(entry.id, function.name, "native")
                     if call is not None:
                         arguments = function.arguments
-                        calls.whole(call, {} if arguments is None else arguments)
+                        emit.whole(call, {} if arguments is None else arguments)
         if line.done:
             reason = line.done_reason
             normalized = DONE_REASONS.get(reason, "stop") if reason else "stop"

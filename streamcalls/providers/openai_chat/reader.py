@@ -205,8 +205,9 @@ class OpenAIChatAdapter(Adapter):
 
     def __init__(self, emit: Any) -> None:
         super().__init__(emit)
-        self._by_id: dict[str, Call] = {}
-        self._by_index: dict[int, Call] = {}
+        # The calls by id and by index: made at the first call (most streams have none).
+        self._by_id: dict[str, Call] | None = None
+        self._by_index: dict[int, Call] | None = None
         self._current: Call | None = None
         self._detail: int | None = None  # the index of the reasoning_details entry being read
         self._finish_reason: str | None = None
@@ -264,8 +265,32 @@ class OpenAIChatAdapter(Adapter):
                             self._parts(content)
                     if delta.refusal:
                         emit.text(delta.refusal)
-                    if delta.tool_calls:
-                        for fragment in delta.tool_calls:
+                    tool_calls = delta.tool_calls
+                    if tool_calls:
+                        for fragment in tool_calls:
+                            # The common fragment, read here: the next piece of the arguments of
+                            # the open call at its index.  Anything else: _fragment.
+                            function = fragment.function
+                            index = fragment.index
+                            if (
+                                function is not None
+                                and not function.name
+                                and not fragment.id
+                                and index is not None
+                            ):
+                                by_index = self._by_index
+                                call = None if by_index is None else by_index.get(index)
+                                arguments = function.arguments
+                                if (
+                                    call is not None
+                                    and call.status == OPEN
+                                    and type(arguments) is str
+                                    and fragment.extra_content is None
+                                ):
+                                    rest = emit.feed(call, arguments)
+                                    if rest >= 0:
+                                        self._after_value(call, arguments[rest:], index)
+                                    continue
                             self._fragment(fragment)
                     if delta.function_call is not None:
                         self._end_reasoning()
@@ -273,7 +298,7 @@ class OpenAIChatAdapter(Adapter):
                 if choice.finish_reason:
                     self._finish_reason = choice.finish_reason
                     self._end_reasoning()
-                    emit.calls.end_open()
+                    emit.end_open()
         usage = chunk.usage
         if usage is None and chunk.x_groq is not None:
             usage = chunk.x_groq.usage
@@ -334,17 +359,25 @@ class OpenAIChatAdapter(Adapter):
 
     def _fragment(self, fragment: _ToolCall) -> None:
         function = fragment.function
-        name = function.name if function is not None else None
-        arguments = function.arguments if function is not None else None
+        if function is None:
+            name = arguments = None
+        else:
+            name = function.name
+            arguments = function.arguments
         call_id = fragment.id
         index = fragment.index
         if call_id:
-            call = self._by_id.get(call_id)
+            call = None if self._by_id is None else self._by_id.get(call_id)
         elif index is not None:
-            call = self._by_index.get(index)
+            call = None if self._by_index is None else self._by_index.get(index)
         else:
             call = self._current
-        if call is not None and call.status != OPEN:
+        if call is None:
+            call = self._new_call(call_id, name, index)
+        elif call.status == OPEN:
+            if name:
+                self.emit.set_name(call, name)
+        else:
             if call.status != COMPLETED:
                 return  # the rest of a failed call
             if not (name and name != call.name) and not _starts_object(arguments):
@@ -353,39 +386,49 @@ class OpenAIChatAdapter(Adapter):
                 return
             # A new name, or a second JSON object: the next call at this index.
             call = self._new_call(None, name or call.name, index)
-        elif call is None:
-            call = self._new_call(call_id, name, index)
-        elif name:
-            self.emit.calls.set_name(call, name)
         extra = fragment.extra_content
         if extra is not None and extra.google is not None and call is not None:
-            self.emit.calls.sign(call, extra.google.thought_signature)
-        while call is not None and arguments:
-            if not isinstance(arguments, str):
-                self.emit.calls.whole(call, arguments)
+            self.emit.sign(call, extra.google.thought_signature)
+        if call is None or not arguments:
+            return
+        if not isinstance(arguments, str):
+            self.emit.whole(call, arguments)
+            return
+        rest = self.emit.feed(call, arguments)
+        if rest >= 0:
+            self._after_value(call, arguments[rest:], index)
+
+    def _after_value(self, call: Call, arguments: str, index: int | None) -> None:
+        """What followed a call's closed value in its fragment: a glued next call
+        (``{"a": 1}{"a": 2}``), or text reported on the call."""
+        while _starts_object(arguments):
+            glued = self._new_call(None, call.name, index)
+            if glued is None:
                 return
-            rest = self.emit.calls.feed(call, arguments)
+            call = glued
+            rest = self.emit.feed(call, arguments)
             if rest < 0:
                 return
             arguments = arguments[rest:]
-            if not _starts_object(arguments):
-                self.after_arguments(call, arguments)
-                return
-            call = self._new_call(None, call.name, index)  # glued: {"a": 1}{"a": 2}
+        self.after_arguments(call, arguments)
 
     def _new_call(self, call_id: str | None, name: str | None, index: int | None) -> Call | None:
-        calls = self.emit.calls
+        emit = self.emit
         if self.emit.reasoning_open:  # the reasoning before the calls ends where they begin
             self._end_reasoning()
         # The call before stays open: parallel calls' fragments may interleave (each by its
         # index or id), so a call ends when its JSON closes, or at the finish -- never because
         # another one began.
-        call = calls.open(call_id, name, "native")
+        call = emit.open(call_id, name, "native")
         if call is None:
             return None
         if call_id:
+            if self._by_id is None:
+                self._by_id = {}
             self._by_id[call_id] = call
         if index is not None:
+            if self._by_index is None:
+                self._by_index = {}
             self._by_index[index] = call
         self._current = call
         return call

@@ -241,7 +241,7 @@ class OpenAIResponsesAdapter(Adapter):
 
     def _open(self, item: _Item, output_index: int | None) -> Call | None:
         self._saw_call = True
-        call = self.emit.calls.open(item.call_id or item.id, item.name, "native")
+        call = self.emit.open(item.call_id or item.id, item.name, "native")
         if call is None:
             return None
         if item.id:
@@ -323,9 +323,9 @@ class OpenAIResponsesAdapter(Adapter):
                 arguments = "".join(pending)
         else:
             if item.call_id:
-                self.emit.calls.set_id(call, item.call_id)  # only while nothing was emitted
+                self.emit.set_id(call, item.call_id)  # only while nothing was emitted
             if item.name:
-                self.emit.calls.set_name(call, item.name)
+                self.emit.set_name(call, item.name)
         self._settle(call, arguments)
 
     def _settle(self, call: Call, final: str | None) -> None:
@@ -343,21 +343,21 @@ class OpenAIResponsesAdapter(Adapter):
                 if len(final) > len(raw):
                     self.feed_arguments(call, final[len(raw) :])
             else:
-                self.emit.calls.fail(call, "streamed arguments differ from the arguments in the done event")
+                self.emit.fail(call, "streamed arguments differ from the arguments in the done event")
                 return
-        self.emit.calls.end(call)
+        self.emit.end(call)
 
     # -- end ---------------------------------------------------------------------
 
     def _flush_pending(self) -> None:
         """At the end: arguments of items that were never named fail as calls."""
         self._reasoning.end()
-        calls = self.emit.calls
+        emit = self.emit
         for key, parts in self._pending.items():
-            call = calls.open(None if key.startswith("#") else key, None, "native")
+            call = emit.open(None if key.startswith("#") else key, None, "native")
             if call is not None:
                 self.feed_arguments(call, "".join(parts))
-                calls.fail(call, "arguments for an output item that was never announced (no name)")
+                emit.fail(call, "arguments for an output item that was never announced (no name)")
         self._pending.clear()
 
     def _finish(self, kind: str, response: _Response) -> None:
@@ -367,9 +367,9 @@ class OpenAIResponsesAdapter(Adapter):
             # Nothing was streamed per item: take the calls from the summary.
             for item in response.output:
                 if item.type == "function_call":
-                    call = emit.calls.open(item.call_id or item.id, item.name, "native")
+                    call = emit.open(item.call_id or item.id, item.name, "native")
                     if call is not None:
-                        emit.calls.whole(call, item.arguments if item.arguments is not None else "")
+                        emit.whole(call, item.arguments if item.arguments is not None else "")
         details = response.incomplete_details
         detail = details.reason if details is not None else None
         provider_reason = detail or response.status
