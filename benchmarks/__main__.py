@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import guard, ijson_rows, live, report, textformats, turns, writing
+from . import guard, ijson_rows, live, report, textformats, translation, turns, writing
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -97,7 +97,11 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         _log(f"{title}: {', '.join(s.key for s in streams)}")
         results += measure_group(
             streams,
-            CONTENDERS + textformats.FORMAT_CONTENDERS + turns.CONTENDERS + writing.CONTENDERS,
+            CONTENDERS
+            + textformats.FORMAT_CONTENDERS
+            + turns.CONTENDERS
+            + writing.CONTENDERS
+            + translation.CONTENDERS,
             settings,
             _log,
         )
@@ -136,6 +140,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         + textformats.targets(results)
         + turns.targets(results, encoding)
         + writing.targets(results)
+        + translation.targets(results)
     )
     sections = [
         ("Targets", report.markdown_targets(checks)),
@@ -148,6 +153,10 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         (
             "Writing a stream back out: as a chat UI's stream or a provider's",
             writing.markdown_writing(results),
+        ),
+        (
+            "Translating a stream between Anthropic and OpenAI Chat: LiteLLM's, on the same bytes",
+            translation.markdown_translation(results),
         ),
         ("Where streamcalls' time goes (µs per chunk, by layer)", report.markdown_layers(breakdown)),
         ("Memory", report.markdown_memory(memory)),

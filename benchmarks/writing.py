@@ -32,7 +32,7 @@ from .streams import Stream, fence_ids
 
 __all__ = ("CONTENDERS", "WRITTEN", "markdown_writing", "targets")
 
-WRITTEN = ("ai-sdk", "openai", "openai-responses", "gemini", "ollama", "cohere")
+WRITTEN = ("ai-sdk", "openai", "openai-responses", "anthropic", "bedrock", "gemini", "ollama", "cohere")
 """The targets with a row: each stream parsed and written as this target."""
 
 _WIRES = frozenset({"openai", "anthropic", "openai-live", "anthropic-live"})

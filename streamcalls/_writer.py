@@ -41,12 +41,15 @@ def target_class(name: object) -> type[Target]:
     if canonical in _PROVIDERS:
         # (Each provider's target comes with its provider's package.)
         raise UsageError(f"target {name!r} is not available yet: no writer for {canonical!r} is registered")
-    known = (*TARGETS, *_PROVIDERS, *ALIASES)
+    known = tuple(dict.fromkeys((*TARGETS, *_PROVIDERS, *ALIASES)))  # a provider with a writer once
+    listed = ", ".join(map(repr, known))
     if name in ("text", "auto"):
-        raise UsageError(f"{name!r} is a parser setting, not a wire format to write; expected one of {known}")
+        raise UsageError(
+            f"{name!r} is a parser setting, not a wire format to write; expected one of {listed}"
+        )
     meant = maybe_meant_provider(name, known)
     hint = "" if meant is None else f" (did you mean {meant!r}?)"
-    raise UsageError(f"unknown target {name!r:.100}{hint}; expected one of {', '.join(map(repr, known))}")
+    raise UsageError(f"unknown target {name!r:.100}{hint}; expected one of {listed}")
 
 
 class StreamWriter(EventOrder):

@@ -1,6 +1,7 @@
 """The command line: replay a recorded stream, measure the parser on recordings, serve them, run the demo.
 
 streamcalls replay FILE [--provider P] [--detect NAMES] [--model NAME] [--chunk N] [--delay S] [--json] [--partial]
+streamcalls replay FILE --to TARGET [--from P] [--detect NAMES] [--model NAME] [--chunk N] [--delay S]
 streamcalls bench FILE... [--provider P] [--detect NAMES] [--chunk N] [--json [--samples]]
 streamcalls serve [--host H] [--port N] [--recordings DIR] [--max-chunk N] [--max-delay S] [--seed N]
 streamcalls demo

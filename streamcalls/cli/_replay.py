@@ -1,4 +1,5 @@
-"""``streamcalls replay``: a recorded stream fed to the parser in chunks, each event printed as it comes."""
+"""``streamcalls replay``: a recorded stream fed to the parser in chunks, each event printed as it comes;
+with ``--to TARGET``, the events written as another wire format's stream instead (:func:`translate`)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO, cast
 
 import msgspec
 
+from .._errors import UsageError
 from .._events import (
     Event,
     ParseError,
@@ -28,8 +30,11 @@ from .._events import (
     ToolCallPatch,
     ToolCallStarted,
 )
-from .._names import ProviderName
+from .._names import ProviderName, maybe_meant_provider
 from .._parser import StreamParser
+from .._writer import StreamWriter, TargetName, target_class
+from ..providers import ALIASES, PROVIDER_NAMES
+from ..writing import TARGETS
 from ._options import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -37,11 +42,12 @@ from ._options import (
     CommandError,
     Commands,
     add_stream_options,
+    provider_name,
     read_recording,
     seconds,
 )
 
-__all__ = ("add_replay", "describe", "replay")
+__all__ = ("add_replay", "describe", "replay", "target_name", "translate")
 
 # -- replay ------------------------------------------------------------------------------------------
 
@@ -158,9 +164,68 @@ def replay(
     return EXIT_PROBLEMS if failed else EXIT_OK
 
 
+def translate(
+    data: bytes,
+    *,
+    provider: ProviderName,
+    target: TargetName,
+    chunk: int,
+    delay: float,
+    detect: Sequence[str] | None = None,
+    out: BinaryIO | None = None,
+    model: str | None = None,
+) -> int:
+    """Feed ``data`` in chunks (``chunk <= 0``: whole) and write each event's bytes in ``target``'s wire
+    format as it comes (:class:`~streamcalls.StreamWriter`); returns an exit status, as :func:`replay`."""
+    out = out or sys.stdout.buffer
+    parser = StreamParser(provider, detect=detect, model=model)
+    writer = StreamWriter(target)
+    failed = False
+
+    def write(events: list[Event]) -> None:
+        nonlocal failed
+        for event in events:
+            failed = failed or isinstance(event, (ParseError, ProviderError, ToolCallFailed))
+            out.write(writer.send(event))
+        out.flush()
+
+    for piece in _chunks(data, chunk):
+        write(parser.feed(piece))
+        if delay:
+            time.sleep(delay)
+    write(parser.close())
+    out.write(writer.close())
+    out.flush()
+    return EXIT_PROBLEMS if failed else EXIT_OK
+
+
+def target_name(text: str) -> str:
+    """``--to``'s value: a target with a registered writer, or an alias of one.
+
+    A provider's name with no writer yet, or a parser setting (``auto``), is
+    told so; any other name the target it most likely meant, and the names.
+    """
+    try:
+        return target_class(text).name
+    except UsageError as exc:
+        if text in PROVIDER_NAMES:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    known = (*TARGETS, *(alias for alias, name in ALIASES.items() if name in TARGETS))
+    meant = maybe_meant_provider(text, known)
+    hint = "" if meant is None else f" (did you mean {meant!r}?)"
+    raise argparse.ArgumentTypeError(
+        f"unknown target {text!r:.100}{hint}; expected one of {', '.join(map(repr, known))}"
+    )
+
+
 def add_replay(commands: Commands) -> None:
     command = commands.add_parser(
-        "replay", help="parse a recorded stream file and print its events", epilog=EXIT_STATUS
+        "replay",
+        help="parse a recorded stream file and print its events (--to: write them as another stream)",
+        description="Feeds a recorded response body to the parser and prints each event as it comes.\n"
+        "--to TARGET writes the events instead, in TARGET's wire format (a provider's stream, or\n"
+        "ai-sdk / ag-ui for a chat UI), as a translating proxy would: bytes on stdout.",
+        epilog=EXIT_STATUS,
     )
     command.add_argument("file", type=Path, help="a recorded response body; - for stdin")
     add_stream_options(command, "feed N bytes at a time (default: the whole file at once)")
@@ -181,6 +246,20 @@ def add_replay(commands: Commands) -> None:
         metavar="NAME",
         help="the model's name: its family's text detectors join the defaults (e.g. openai/gpt-oss-20b)",
     )
+    command.add_argument(
+        "--to",
+        type=target_name,
+        metavar="TARGET",
+        help="write the events as TARGET's stream on stdout: a provider (anthropic, bedrock, ...; "
+        "those with a writer) or ai-sdk, ag-ui",
+    )
+    command.add_argument(
+        "--from",
+        dest="provider",
+        type=provider_name,
+        metavar="P",
+        help="the recording's provider: the same as --provider",
+    )
     command.set_defaults(run=_run_replay)
 
 
@@ -189,6 +268,23 @@ def _run_replay(args: argparse.Namespace) -> int:
         raise CommandError(
             "--delay waits between chunks, and without --chunk the file is fed as one chunk: "
             "it would do nothing (add --chunk N)"
+        )
+    if args.to is not None:
+        for given, flag in ((args.json, "--json"), (args.partial, "--partial")):
+            if given:
+                raise CommandError(
+                    f"{flag} changes how events are printed, and --to writes them as {args.to}'s "
+                    f"stream instead: use one or the other"
+                )
+        data = read_recording(args.file, "replay")
+        return translate(
+            data,
+            provider=args.provider,
+            target=cast(TargetName, args.to),
+            chunk=args.chunk or 0,
+            delay=args.delay,
+            detect=args.detect,
+            model=args.model,
         )
     data = read_recording(args.file, "replay")
     return replay(

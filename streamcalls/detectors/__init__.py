@@ -86,7 +86,7 @@ A detector keeps the rule by construction: the channel records what each
 ``feed`` consumes into the detector's ``markup``
 (:mod:`._engine.markup`), and the detector opens its calls
 there, marks where arguments begin and end and where a run's next call
-begins, and fails through it.  ``tests/conservation.py`` checks the rule from
+begins, and fails through it.  ``tests/support/conservation.py`` checks the rule from
 the events alone, on every fuzz input (any provider's text) and in property
 tests over every registered detector.
 
@@ -101,14 +101,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .._calls import CallAssembler
-from .._errors import UsageError
 from .._events import Event
 from .._models import detectors_for_model
 from .._tooldefs import read_tools
 from ._engine.channel import TextChannel
 from ._engine.detector import Detector
-from ._engine.shared import share
-from ._engine.tools import ToolTypes
+from ._engine.tools import NO_TOOLS, ToolTypes
 from .formats import FORMATS
 
 __all__ = ("DEFAULT_DETECT", "DETECTORS", "TextChannel", "build_channel", "default_detect", "follow_model")
@@ -141,19 +139,8 @@ def build_channel(
     """The text channel running the ``detect`` detectors; ``tools`` as given to the parser."""
     definitions = None if tools is None else read_tools(tools)
     names = None if definitions is None else frozenset(d.name for d in definitions)
-    types = ToolTypes(definitions or ())
-
-    def build(detect: Iterable[str]) -> list[Detector]:
-        detectors: list[Detector] = []
-        for name in dict.fromkeys(detect):
-            cls = DETECTORS.get(name)
-            if cls is None:
-                known = ", ".join(repr(n) for n in DETECTORS)
-                raise UsageError(f"unknown detector {name!r}; expected some of {known}")
-            detectors.append(cls(calls, names, out, types))
-        return share(detectors)  # formats of one opener enabled together share it
-
-    return TextChannel(out, build, detect, fallback=fallback, max_candidate=calls.limits.max_arguments_bytes)
+    types = ToolTypes(definitions) if definitions else NO_TOOLS
+    return TextChannel(out, calls, detect, registry=DETECTORS, tools=names, types=types, fallback=fallback)
 
 
 def follow_model(channel: TextChannel) -> Callable[[str], None]:

@@ -11,7 +11,9 @@ runs the rules through the provider registry in the providers' order and
 content as the provider's SDK keeps it (signed thinking, reasoning items),
 for those checks and for ``_complete``, which turns a recording into the
 complete (non-streamed) response; ``_reframe`` re-cuts it for another
-framing; ``_serve`` runs the server on a port and ``_demo`` is
+framing; ``_translate`` writes another provider's recording as the
+endpoint's provider's stream (its registered writer); ``_serve`` runs the
+server on a port and ``_demo`` is
 ``python -m streamcalls demo``.  Users import what tests need from
 :mod:`streamcalls.testing`, which stays where it is.
 

@@ -27,6 +27,14 @@ request for a stream gets the turn streamed (Gemini's in the framing it asks
 for: :mod:`._reframe`); any other, the complete response built from the
 same recording (:mod:`._complete`).
 
+A model naming another provider's recording by its key (``"model":
+"openai/plan_day"`` on Anthropic's ``/v1/messages``) gets that recording
+translated: each turn parsed as its own provider's stream and written as the
+endpoint's provider's by its stream writer (:mod:`._translate`), then
+checked against and served as a recording of the endpoint's own; so every
+provider's SDK reads every recording.  A model naming the endpoint's own
+provider's recording, by its name or its key, gets the recorded bytes.
+
 A model of ``"http-429"`` (any status) answers with that status and the
 provider's error; ``"html-502"`` with an HTML error page, as a proxy would.
 The app needs only anyio; :func:`streamcalls.testing.serve` runs it on a
@@ -50,6 +58,7 @@ from ._errors import Headers, error_response, no_model_message
 from ._recordings import Recording, bundled_recordings, event_ends, load_recordings
 from ._reframe import gemini_body
 from ._routes import ENDPOINTS, Route, route_for
+from ._translate import Translations, complete_translation, writable_providers
 
 __all__ = ("Hold", "Recording", "ReplayApp", "bundled_recordings", "load_recordings")
 
@@ -115,6 +124,7 @@ class ReplayApp:
         """Responses the client left before their end."""
         self._random = random.Random(seed)
         self._holds: list[Hold] = []
+        self._translations = Translations()
 
     def hold(self, after_events: int) -> Hold:
         """Pause the next streamed response after its first ``after_events`` events.
@@ -129,12 +139,15 @@ class ReplayApp:
         return hold
 
     def recording_for(self, provider: str, model: object) -> Recording | None:
-        """The recording a request's ``model`` names (None: no such recording).
+        """The recording a request's ``model`` names (None: no such recording): ``provider``'s by its
+        name, or any provider's by its key (``"openai/plan_day"``; another provider's is translated
+        when the request is answered).
 
         Without a ``model``: the default for ``provider``, else its first recording.
         """
         if isinstance(model, str):
-            return self.recordings.get(f"{provider}/{model}")
+            found = self.recordings.get(f"{provider}/{model}")
+            return self.recordings.get(model) if found is None and "/" in model else found
         default = self.defaults.get(provider)
         if default is not None:
             return self.recordings[default]
@@ -168,7 +181,13 @@ class ReplayApp:
         elif method == "GET" and path == "":
             endpoints = [endpoint for endpoint, _ in ENDPOINTS]
             turns = {key: recording.turns for key, recording in sorted(self.recordings.items())}
-            await _json(send, 200, {"recordings": list(turns), "turns": turns, "endpoints": endpoints})
+            index = {
+                "recordings": list(turns),
+                "turns": turns,
+                "endpoints": endpoints,
+                "translates_to": list(writable_providers()),
+            }
+            await _json(send, 200, index)
         else:
             await _error(send, error_response("openai", 404, f"no route {method} {scope['path']}"))
 
@@ -220,12 +239,21 @@ class ReplayApp:
                 await refuse(status, f"simulated error {status}")
             return
         recording = self.recording_for(provider, model)
+        untranslatable = None
+        if recording is not None and recording.provider != provider:
+            try:
+                recording = self._translations.of(recording, provider)
+            except UsageError as exc:
+                recording, untranslatable = None, str(exc)
         dialect = dialect_of(provider, recording)
         try:
             check_fields(provider, request, headers, dialect)
             turn = conversation_turn(provider, request)
         except Rejected as problem:
             await rejected(problem)
+            return
+        if untranslatable is not None:
+            await refuse(404, untranslatable, code="model_not_found")
             return
         if recording is None:
             names = sorted(r.name for r in self.recordings.values() if r.provider == provider)
@@ -252,7 +280,10 @@ class ReplayApp:
                 content_type, served = gemini_body(content_type, served, route.json_array)
             await self._stream(answer, content_type, served, receive, send)
             return
-        complete = complete_response(answer, model if isinstance(model, str) else answer.name)
+        asked = model if isinstance(model, str) else answer.name
+        complete = complete_translation(answer, asked) if answer.translated_from is not None else None
+        if complete is None:  # the recording's own provider's, or one with no response writer yet
+            complete = complete_response(answer, asked)
         if isinstance(complete, tuple):
             await _json(send, *complete)
         else:
@@ -270,7 +301,7 @@ class ReplayApp:
                 "headers": [
                     (b"content-type", content_type.encode()),
                     (b"cache-control", b"no-cache"),
-                    (b"x-replay-recording", recording.key.encode()),
+                    (b"x-replay-recording", (recording.translated_from or recording).key.encode()),
                     (b"x-replay-turn", str(recording.turn).encode()),
                 ],
             }

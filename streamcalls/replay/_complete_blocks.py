@@ -2,13 +2,13 @@
 
 :class:`Answer` gathers a turn's events: its steps (text, reasoning and
 calls in the stream's order, adjacent pieces of text or reasoning joined),
-the calls, the finish and the usage.  Anthropic's content blocks, Gemini's
-parts and Bedrock's content blocks keep those steps in order; the chat
-shapes that hold one text and a list of calls are in :mod:`._complete`.
-Anthropic's and Bedrock's blocks are the recorded ones
-(:mod:`._recorded`), so that thinking comes with its signature and
-redacted thinking as it was sent -- what the next request must send back --;
-a call's input is the parsed call's arguments.
+the calls, the finish, the usage, and the turn they make.  Anthropic's
+content blocks, Gemini's parts and Bedrock's content blocks keep those steps
+in order; the chat shapes that hold one text and a list of calls are in
+:mod:`._complete`.  Anthropic's and Bedrock's bodies are what
+:func:`~streamcalls.write_response` writes for the turn (thinking with its
+signature, redacted thinking as it was sent -- what the next request must
+send back --, a call's input its arguments), with the recorded stop reason.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from .._events import (
     ToolCallFailed,
     Usage,
 )
-from ._recorded import anthropic_blocks, bedrock_blocks, invoke_claude_blocks
+from .._turn import accumulate
+from ..providers.anthropic.response import anthropic_message as anthropic_response
+from ..providers.bedrock.response import converse_output as converse_response
 
 if TYPE_CHECKING:
     from ._recordings import Recording
@@ -48,7 +50,7 @@ GENERATED = "call_replay_"
 class Answer:
     """A turn's steps, calls, finish and usage (see the module doc)."""
 
-    __slots__ = ("calls", "finish", "reasoning", "steps", "text", "usage")
+    __slots__ = ("calls", "finish", "reasoning", "steps", "text", "turn", "usage")
 
     def __init__(self, events: list[Any]) -> None:
         self.steps: list[
@@ -71,6 +73,7 @@ class Answer:
         self.calls: list[ToolCall] = [value for step, value in self.steps if step == "call"]
         self.finish = next((e for e in events if type(e) is StreamFinished), StreamFinished("stop"))
         self.usage = self.finish.usage or Usage()
+        self.turn = accumulate(events)
 
 
 def total_tokens(usage: Usage) -> int:
@@ -79,44 +82,22 @@ def total_tokens(usage: Usage) -> int:
 
 
 def anthropic_message(recording: Recording, model: str, answer: Answer) -> Body:
-    return _claude_message(recording, model, answer, anthropic_blocks(recording.body))
+    return _claude_message(recording, model, answer)
 
 
 def claude_invoke_message(recording: Recording, model: str, answer: Answer) -> Body:
     """Claude's complete ``message`` behind InvokeModel: Anthropic's, from the events in the ``chunk`` frames."""
-    return _claude_message(recording, model, answer, invoke_claude_blocks(recording.body))
+    return _claude_message(recording, model, answer)
 
 
-def _claude_message(recording: Recording, model: str, answer: Answer, recorded: list[Body]) -> Body:
-    calls = {call.id: call for call in answer.calls}
-    blocks: list[Body] = []
-    for block in recorded:
-        kind = block.get("type")
-        if kind == "text":
-            blocks.append({"type": "text", "text": block.get("text", "")})
-        elif kind == "thinking":
-            thinking = block.get("thinking", "")
-            blocks.append({"type": "thinking", "thinking": thinking, "signature": block.get("signature", "")})
-        elif kind == "redacted_thinking":
-            blocks.append({"type": "redacted_thinking", "data": block.get("data", "")})
-        elif kind == "tool_use" and block.get("id") in calls:
-            call = calls[block["id"]]
-            blocks.append({"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments})
-        # A call cut off at max_tokens has no input object to show: the stop reason tells.
-    finish = answer.finish
-    return {
-        "id": f"msg_replay_{recording.name}_{recording.turn}",
-        "type": "message",
-        "role": "assistant",
-        "model": model,
-        "content": blocks,
-        "stop_reason": finish.provider_reason or finish.reason,
-        "stop_sequence": None,
-        "usage": {
-            "input_tokens": answer.usage.input_tokens or 0,
-            "output_tokens": answer.usage.output_tokens or 0,
-        },
-    }
+def _claude_message(recording: Recording, model: str, answer: Answer) -> Body:
+    """Anthropic's ``message`` for the turn (``write_response``), under the replay's id and the model
+    asked for, with the recorded stop reason (a turn holds only what it means)."""
+    body = anthropic_response(answer.turn)
+    body["id"] = f"msg_replay_{recording.name}_{recording.turn}"
+    body["model"] = model
+    body["stop_reason"] = answer.finish.provider_reason or body["stop_reason"]
+    return body
 
 
 def gemini_response(recording: Recording, model: str, answer: Answer) -> Body:
@@ -155,23 +136,11 @@ def gemini_response(recording: Recording, model: str, answer: Answer) -> Body:
 
 
 def bedrock_output(recording: Recording, model: str, answer: Answer) -> Body:
-    calls = {call.id: call for call in answer.calls}
-    blocks: list[Body] = []
-    for block in bedrock_blocks(recording.body):
-        use = block.get("toolUse")
-        if use is None:
-            blocks.append(block)  # text, or reasoning with its signature (or redacted)
-        elif use.get("toolUseId") in calls:
-            call = calls[use["toolUseId"]]
-            blocks.append({"toolUse": {"toolUseId": call.id, "name": call.name, "input": call.arguments}})
-    usage = answer.usage
-    return {
-        "output": {"message": {"role": "assistant", "content": blocks}},
-        "stopReason": answer.finish.provider_reason or "end_turn",
-        "usage": {
-            "inputTokens": usage.input_tokens or 0,
-            "outputTokens": usage.output_tokens or 0,
-            "totalTokens": total_tokens(usage),
-        },
-        "metrics": {"latencyMs": 0},
-    }
+    """Bedrock's Converse response for the turn (``write_response``), with the recorded stop reason."""
+    body = converse_response(answer.turn)
+    finish = answer.finish
+    # A recording cut off before its end said nothing: the usual word, as before.
+    body["stopReason"] = finish.provider_reason or (
+        "end_turn" if finish.reason == "error" else body["stopReason"]
+    )
+    return body

@@ -53,6 +53,9 @@ class Recording(msgspec.Struct, frozen=True):
     ``next_turns`` are the recordings of the responses that follow it in
     the conversation (turn 2, 3, ...): the replay server answers a request
     whose messages end with tool results with the next one.
+    ``translated_from`` is set on another provider's recording written as
+    this provider's stream (by the replay server): the recorded turn it was
+    written from.
     """
 
     provider: str
@@ -61,6 +64,7 @@ class Recording(msgspec.Struct, frozen=True):
     content_type: str
     turn: int = 1
     next_turns: tuple[Recording, ...] = ()
+    translated_from: Recording | None = None
 
     @property
     def key(self) -> str:

@@ -68,6 +68,8 @@ CANNOT_CARRY: Mapping[str, str] = MappingProxyType(
         "reasoning_names": "a reasoning block's id, kind and format, for its own provider",
         "reasoning_signatures": "the signatures on reasoning blocks, for their own provider",
         "redacted_reasoning": "redacted reasoning (Anthropic's, Bedrock's), for its own provider",
+        "redacted_apart": "redacted reasoning on a block that has text or a signature too: the target "
+        "writes it as a block of its own, after",
         "encrypted_reasoning": "encrypted reasoning (a Responses item's, OpenRouter's), for its own provider",
         "text_signatures": "Gemini's signatures on text, for its own provider",
         "part_order": "the order of text, reasoning and calls: the target groups them",
@@ -77,6 +79,10 @@ CANNOT_CARRY: Mapping[str, str] = MappingProxyType(
         'as "stop"',
         "finish_words": "the provider's own word for the end (provider_reason)",
         **{usage_word(field): f"the usage's {field.replace('_', ' ')}" for field in Usage.__struct_fields__},
+        "no_usage": "that the stream sent no usage: the target writes the counts its wire always has, "
+        "which read back as 0",
+        "error_usage": "the usage of a stream that ended at a provider error: the target's stream ends "
+        "there, before the counts",
         "error_codes": "a provider error's code",
         "after_error": "what comes after a provider error: the stream ends at the first one",
         "cut_usage": "the usage of a stream that ended in error with no provider error: the target writes "

@@ -113,7 +113,9 @@ class Detector(Machine):
 
     ``markup`` records what the detector consumed (the channel records each ``feed``); the
     detector tells it where a call's arguments begin and end, where the next call's markup
-    begins, and what failed -- see :mod:`.markup`.
+    begins, and what failed -- see :mod:`.markup`.  The channel gives it before each
+    :meth:`begin` (one record for all of a channel's detectors, made at its first markup: only
+    one detector reads at a time), so a detector has none before its first region.
 
     A format whose markup also frames the model's text (Harmony's messages, reasoning
     between ``<think>`` tags) emits that text itself, through :meth:`content`, while it is
@@ -143,6 +145,8 @@ class Detector(Machine):
 
     __slots__ = ("calls", "committed", "markup", "out", "tools", "types")
 
+    markup: Markup
+
     def __init__(
         self, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
     ) -> None:
@@ -152,7 +156,7 @@ class Detector(Machine):
         self.types = types  # the tools' parameter types, for formats whose values are bare text
         self.status = _Status.DONE
         self.committed = False
-        self.markup = Markup(calls, self.name)
+        # ``markup`` is the channel's record, given before each begin (see Detector's docstring).
 
     def begin(self, trigger: str) -> None:
         """A trigger matched (and was consumed): start a new region."""

@@ -26,6 +26,7 @@ stands beside the shared opener for those.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from enum import IntEnum
@@ -37,7 +38,7 @@ from .machine import Status, fast
 from .tokens import Seen, literal_prefix_at
 from .tools import ToolTypes
 
-__all__ = ("MAX_GAP", "SharedOpener", "share")
+__all__ = ("MAX_GAP", "Plan", "SharedOpener", "build", "share")
 
 MAX_GAP = 64  # blanks looked past after an opener (and between the XML formats' tags)
 _GAP = re.compile(f"[ \\t\\r\\n]{{0,{MAX_GAP + 1}}}")
@@ -53,7 +54,7 @@ class SharedOpener(Detector):
 
     name = "shared"
 
-    __slots__ = ("_chosen", "_claims", "_formats", "_named", "_trigger")
+    __slots__ = ("_chosen", "_claims", "_first", "_formats", "_named", "_trigger")
 
     def __init__(
         self,
@@ -65,16 +66,15 @@ class SharedOpener(Detector):
         formats: Sequence[Detector],
     ) -> None:
         super().__init__(calls, tools, out, types)
-        self.markup.retag(formats[0].name)
+        self._first = formats[0].name  # whose region it is until one is chosen
         self._formats = sorted(formats, key=lambda detector: type(detector).fallback_rank)
         self._claims = tuple(d for d in formats if d.claim is not None)
         self._named = next((d for d in formats if d.claim is None), None)  # claims a tool's name
-        for detector in formats:
-            detector.markup = self.markup  # one record, whichever format reads the region
         self._chosen: Detector | None = None
         self._trigger = ""
 
     def begin(self, trigger: str) -> None:
+        self.markup.retag(self._first)
         self.start(_S.CHOOSE)
         self._chosen = None
         self._trigger = trigger
@@ -127,53 +127,72 @@ class SharedOpener(Detector):
                     chosen = self._named
         detector = chosen or self._formats[0]
         self.markup.retag(detector.name)
+        detector.markup = self.markup  # one record, whichever format reads the region
         detector.begin(self._trigger)
         self._chosen = detector
         return detector
 
 
-def share(detectors: Sequence[Detector]) -> list[Detector]:
-    """The detectors, where those that share an opener stand as one :class:`SharedOpener`
-    (at the place of the first of them)."""
-    groups: dict[str, list[Detector]] = {}
-    for detector in detectors:
-        if detector.shares:
-            groups.setdefault(detector.shares, []).append(detector)
-    out: list[Detector] = []
-    for detector in detectors:
-        group = groups.get(detector.shares) if detector.shares else None
+# What a channel builds for one of its detectors: its class, and for a shared opener the classes
+# of the formats that share it (else none).  A channel builds each one at its first region.
+Plan = tuple[type[Detector], tuple[type[Detector], ...]]
+
+
+@functools.lru_cache(maxsize=64)
+def share(kinds: tuple[type[Detector], ...]) -> tuple[Plan, ...]:
+    """The detectors of these classes to build, where those that share an opener stand as one
+    :class:`SharedOpener` (at the place of the first of them) -- their classes, made once per set
+    of classes: the channel builds its search from them before it builds any detector."""
+    groups: dict[str, list[type[Detector]]] = {}
+    for kind in kinds:
+        if kind.shares:
+            groups.setdefault(kind.shares, []).append(kind)
+    out: list[Plan] = []
+    for kind in kinds:
+        group = groups.get(kind.shares) if kind.shares else None
         if group is None or len(group) == 1:
-            out.append(detector)
+            out.append((kind, ()))
             continue
-        if group[0] is detector:
-            out.append(_opener(detector, group))
-        rest = _without_opener(detector)
+        if group[0] is kind:
+            out.append((_opener(kind), tuple(group)))
+        rest = _without_opener(kind)
         if rest is not None:
-            out.append(rest)
-    return out
+            out.append((rest, ()))
+    return tuple(out)
 
 
-def _without_opener(detector: Detector) -> Detector | None:
+def build(
+    plan: Plan, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
+) -> Detector:
+    """The detector ``plan`` says, for one channel."""
+    kind, formats = plan
+    if not formats:
+        return kind(calls, tools, out, types)
+    assert issubclass(kind, SharedOpener)
+    return kind(calls, tools, out, types, formats=[member(calls, tools, out, types) for member in formats])
+
+
+def _without_opener(cls: type[Detector]) -> type[Detector] | None:
     """The same format for its other triggers and framing (Granite's ``<|tool_call|>`` beside the
     ``<tool_call>`` it shares), or None if the shared opener is all it has."""
-    cls = type(detector)
+    if cls in _REST:
+        return _REST[cls]
     token = cls.shares
     triggers = tuple(t for t in cls.triggers if t.pattern != re.escape(token))
-    if not triggers and not cls.framing:
-        return None
-    kind = _REST.get(cls)
-    if kind is None:
+    kind = None
+    if triggers or cls.framing:
         holds = tuple(h for h in cls.holds if h.pattern != prefixes(token))
         # A class of its own, as for the opener: the channel builds its search from the classes.
-        kind = _REST[cls] = type(
+        kind = type(
             f"{cls.__name__}[without {token}]",
             (cls,),
             {"triggers": triggers, "holds": holds, "shares": "", "__slots__": ()},
         )
-    return kind(detector.calls, detector.tools, detector.out, detector.types)
+    _REST[cls] = kind
+    return kind
 
 
-def _opener(first: Detector, group: list[Detector]) -> SharedOpener:
+def _opener(first: type[Detector]) -> type[SharedOpener]:
     kind = _OPENERS.get(first.shares)
     if kind is None:
         token = first.shares
@@ -184,10 +203,10 @@ def _opener(first: Detector, group: list[Detector]) -> SharedOpener:
         kind = _OPENERS[token] = type(
             f"SharedOpener[{token}]", (SharedOpener,), {"triggers": triggers, "holds": holds, "__slots__": ()}
         )
-    return kind(first.calls, first.tools, first.out, first.types, formats=group)
+    return kind
 
 
 _OPENERS: dict[str, type[SharedOpener]] = {}
-_REST: dict[type[Detector], type[Detector]] = {}
+_REST: dict[type[Detector], type[Detector] | None] = {}
 _S = fast(SharedOpener.State)
 _Status = fast(Status)

@@ -16,7 +16,8 @@ How a schema gives a parameter its type:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ..._tooldefs import ToolDefinition
@@ -25,6 +26,7 @@ __all__ = (
     "ARRAY",
     "BOOLEAN",
     "INTEGER",
+    "NO_TOOLS",
     "NUMBER",
     "OBJECT",
     "STRING",
@@ -54,17 +56,21 @@ class ParameterType(NamedTuple):
 
 
 _UNTYPED = ParameterType()
+_NO_PARAMETERS: Mapping[str, ParameterType] = MappingProxyType({})
 
 
 class ToolTypes:
-    """Each tool's parameter types, read from its schema the first time a call of it needs them."""
+    """Each tool's parameter types, read from its schema the first time a call of it needs them.
+
+    Without tools, every parser shares :data:`NO_TOOLS`: nothing is read, nothing is kept.
+    """
 
     __slots__ = ("_read", "_schemas")
 
     def __init__(self, definitions: Iterable[ToolDefinition] = ()) -> None:
         # The last definition of a name wins, as a provider would see the list.
         self._schemas = {d.name: d.parameters for d in definitions}
-        self._read: dict[str, dict[str, ParameterType]] = {}
+        self._read: dict[str, Mapping[str, ParameterType]] | None = None  # made at the first read
 
     def of(self, tool: str | None, parameter: str) -> ParameterType:
         """The type of ``tool``'s ``parameter``: a string when nothing says otherwise."""
@@ -72,17 +78,25 @@ class ToolTypes:
             return _UNTYPED
         return self.parameters(tool).get(parameter, _UNTYPED)
 
-    def parameters(self, tool: str) -> dict[str, ParameterType]:
+    def parameters(self, tool: str) -> Mapping[str, ParameterType]:
         """``tool``'s parameters and their types, in the schema's order (none if it has no schema)."""
-        types = self._read.get(tool)
+        if tool not in self._schemas:  # not kept: any name a model writes would be
+            return _NO_PARAMETERS
+        read = self._read
+        if read is None:
+            read = self._read = {}
+        types = read.get(tool)
         if types is None:
-            types = self._read[tool] = _parameter_types(self._schemas.get(tool))
+            types = read[tool] = _parameter_types(self._schemas[tool])
         return types
 
     def schema(self, tool: str | None) -> dict[str, Any] | None:
         """``tool``'s parameters schema, for formats that nest values (MiniMax M3's elements)."""
         schema = self._schemas.get(tool) if tool is not None else None
         return schema if isinstance(schema, dict) else None
+
+
+NO_TOOLS = ToolTypes()  # for parsers given no tools=
 
 
 # Nested values: the schema of an object's member or an array's item, and its type.

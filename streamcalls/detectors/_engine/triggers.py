@@ -28,28 +28,39 @@ and the starts both pick the lowest number.
 
 How the search is fast.  A short text (a token or a few) is searched by one
 pattern holding every trigger: one call.  A long one (a 64 KiB read) is
-searched by several scans, one per character a trigger begins with, because
-of how the regex engine searches:
+searched by one scan per character an anywhere-trigger begins with (``<`` and
+``[``, with every format on) and one regex scan for the line triggers (``\\n``
+then any of them, the default detectors' whole search), because of what
+CPython offers (measured on the bench's prose, 1 MB held as 4-byte characters):
 
-- a pattern that begins with one literal is scanned for at C speed (about
-  100x faster than one that begins with a lookbehind), but an alternation of
-  several first characters is tried at every position, about 4x slower on
-  prose than one scan per character;
-- a group before an alternative's first character (``(?P<a1>tool_call>)``)
-  keeps the engine from skipping that alternative at a glance: it tries every
-  one at every candidate, about 2x slower -- so the scans hold no groups, and
-  which trigger a scan found is told afterwards by matching the triggers' own
-  patterns there, in order, as the alternation chooses;
-- ``str.find`` finds one character about 6x faster than the engine's own
-  loop, and one literal (``[TOOL_CALLS]``) somewhat faster too: a scan of one
-  literal trigger uses it, and a scan of several triggers that share a first
-  character jumps from one occurrence of it to the next, until :data:`MISSES`
-  of them were no trigger -- prose full of ``<`` then goes to the engine,
-  which is faster there.
+- ``str.find`` of one character runs at memchr speed (~0.05 ms per MB); the
+  regex engine's scan for a pattern's first character costs ~0.5 ms per MB,
+  and for a set of first characters (one alternation of every trigger) ~1.5 ms
+  -- more than all the per-character scans together, which is why they are
+  not one union;
+- so a character's scan jumps with ``str.find`` from one occurrence to the
+  next, and what costs is each occurrence's trip through Python (~0.1 us):
+  the regex of that character's triggers (folded into a trie) is tried only
+  where the character after the occurrence is one a trigger goes on with, or
+  the one before it ends what a token found by a later character begins with
+  (``functools[``), or a line (a line trigger whose first character the scan
+  looks for anyway joins it: ``<think>``, a bare ``[``).  MiniMax M3's opener,
+  ``]<]minimax[>[``, is found by its ``<``, so no format adds a scan for ``]``;
+- a character whose one trigger is a plain literal (``[TOOL_CALLS]`` with
+  only ``mistral`` on) is found by ``str.find`` of the literal itself;
+- once :data:`MISSES` occurrences that began no trigger came less than
+  :data:`GAP` characters apart on average (a text dense with ``<``), the
+  engine scans the rest, faster there;
+- a group before an alternative's first character keeps the engine from
+  skipping that alternative at a glance, so the scans hold no groups: which
+  trigger a scan found is told afterwards by matching the triggers' own
+  patterns there, in order, as the alternation chooses.
 
-Line triggers are found through the line end before them (``\\n`` then any
-of them).  Each scan's next match is kept (:meth:`TriggerSearch.new_text`),
-so no part of a text is scanned twice by the same scan.
+So a new format whose triggers begin with ``<`` or ``[`` adds no pass over the
+text and no test per occurrence.  Each scan's next match is kept
+(:meth:`TriggerSearch.new_text`), so no part of a text is scanned twice by the
+same scan.  The holds (:class:`Holds`) are tried the same way: only where a
+text's last characters hold one a hold begins with.
 """
 
 from __future__ import annotations
@@ -62,7 +73,7 @@ from typing import Any, NamedTuple
 
 from .detector import Detector, Hold, Trigger
 
-__all__ = ("HOLD_WINDOW", "SHORT", "Found", "Patterns", "TriggerSearch", "Where", "patterns")
+__all__ = ("HOLD_WINDOW", "SHORT", "Found", "Holds", "Patterns", "TriggerSearch", "Where", "patterns")
 
 _LINE_START = r"(?:\A|(?<=\n))"
 _MID_LINE = r"(?<=\n)"
@@ -81,7 +92,8 @@ class Where(IntEnum):
 HOLD_WINDOW = 96  # no held prefix is longer than this
 
 SHORT = 1024  # up to this many characters, one search holding every trigger
-MISSES = 64  # occurrences of a first character that are no trigger, before the engine takes over
+MISSES = 64  # occurrences of a first character that are no trigger, before the engine may take over
+GAP = 256  # ... if they came at most this many characters apart, on average
 
 Found = tuple[int, int, int]  # a trigger found: (start, stop, trigger number)
 NONE: Found = (-1, -1, -1)  # a scan with no match left in the text
@@ -102,6 +114,11 @@ class _Scan(NamedTuple):
     literal: str  # its one trigger, if that is a plain string: found by str.find
     lead: str  # the first character its triggers share (not for line triggers)
     rest: re.Pattern[str]  # its triggers after the first character, anchored
+    # What an occurrence of ``lead`` must stand between to be worth matching ``rest`` against:
+    # one of ``nexts`` after it (None: any character), or one of ``prevs`` before it (a token found
+    # by a later character of it, or a line trigger that joined this scan, behind its line end).
+    nexts: frozenset[str] | None
+    prevs: frozenset[str]
 
 
 def _distinct(triggers: Sequence[Trigger]) -> list[tuple[int, Trigger]]:
@@ -203,9 +220,10 @@ class _Identified:
 
 def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
     line, by_lead = _searched(triggers)
-    # A line trigger whose first character another scan looks for anyway with the regex engine
-    # (``<think>`` beside the ``<`` markers) joins that scan, behind a line end, instead of costing
-    # the line scan; not one that str.find looks for alone (``[TOOL_CALLS]``), which it would slow.
+    # A line trigger whose first character another scan looks for anyway, occurrence by occurrence
+    # (``<think>`` beside the ``<`` markers, a bare ``[`` beside ``[TOOL_CALLS]``), joins that scan,
+    # behind a line end, instead of costing the line scan; not one that str.find looks for alone
+    # (``[TOOL_CALLS]``), which it would slow.
     joined = {lead: list(members) for lead, members in by_lead.items()}
     engine = {lead for lead, members in by_lead.items() if len(members) > 1 or not _literal(members[0][1])}
     for number, trigger in line:
@@ -216,7 +234,7 @@ def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
     if line:
         source = "\\n" + _alternatives([t.pattern for _, t in line], "".join(t.lead for _, t in line))
         own = tuple((number, re.compile(t.pattern)) for number, t in line)
-        scans.append(_Scan(re.compile(source), True, own, "", "", _NEVER))
+        scans.append(_Scan(re.compile(source), True, own, "", "", _NEVER, None, frozenset()))
     for lead, members in joined.items():
         members.sort(key=lambda member: member[0])
         after_line = f"(?<=\\n{re.escape(lead)})"
@@ -230,8 +248,50 @@ def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
             for number, t in members
         )
         literal = _literal(members[0][1]) if len(members) == 1 and not members[0][1].line_start else ""
-        scans.append(_Scan(re.compile(re.escape(lead) + rests), False, own, literal, lead, re.compile(rests)))
+        nexts, prevs = _neighbours([t for _, t in members])
+        scans.append(
+            _Scan(
+                re.compile(re.escape(lead) + rests),
+                False,
+                own,
+                literal,
+                lead,
+                re.compile(rests),
+                nexts,
+                prevs,
+            )
+        )
     return tuple(scans)
+
+
+def _neighbours(members: Sequence[Trigger]) -> tuple[frozenset[str] | None, frozenset[str]]:
+    """What an occurrence of the members' first character stands between where one of them may
+    begin: one of the characters that may follow it (None: any), or one of those before it."""
+    nexts: set[str] | None = set()
+    prevs = set()
+    for trigger in members:
+        rest = _after_lead(trigger)
+        if rest:
+            if nexts is not None:
+                nexts.add(rest[0])
+        elif trigger.line_start:
+            prevs.add("\n")  # a line trigger that joined the scan: its line end
+        elif trigger.behind:
+            prevs.add(trigger.behind[-1])  # a token found by its last character ("functools[")
+        else:
+            nexts = None
+    return (None if nexts is None else frozenset(nexts)), frozenset(prevs)
+
+
+def _after_lead(trigger: Trigger) -> str:
+    """The plain string a trigger's match goes on with after its lead, or "" if that is not one."""
+    rest = trigger.rest
+    if trigger.behind:  # its pattern looks behind for what it begins with
+        behind = f"(?<={re.escape(trigger.behind + trigger.lead)})"
+        if not rest.startswith(behind):
+            return ""
+        rest = rest[len(behind) :]
+    return _unescaped(rest) or ""
 
 
 def _combined(triggers: Sequence[Trigger]) -> re.Pattern[str]:
@@ -252,10 +312,10 @@ def _combined(triggers: Sequence[Trigger]) -> re.Pattern[str]:
 class TriggerSearch:
     """The first trigger at or after a position (see the module docstring); built once per set of triggers."""
 
-    __slots__ = ("_after_line", "_by_lead", "_combined", "_scans")
+    __slots__ = ("_after_line", "_by_lead", "_scans", "short")
 
     def __init__(self, triggers: Sequence[Trigger]) -> None:
-        self._combined = _combined(triggers)
+        self.short = _combined(triggers)  # the one pattern a text of SHORT characters or fewer gets
         self._scans = _scans(triggers)
         _, by_lead = _searched(triggers)
         self._after_line = _Identified([(n, t) for n, t in _distinct(triggers) if not t.text_start])
@@ -268,7 +328,7 @@ class TriggerSearch:
     def first(self, text: str, pos: int, found: list[Found | None]) -> Found | None:
         """The first trigger at or after ``pos``; ``found`` is :meth:`new_text`'s for ``text``."""
         if len(text) - pos <= SHORT:
-            match = self._combined.search(text, pos)
+            match = self.short.search(text, pos)
             if match is None:
                 return None
             start = match.start()
@@ -299,21 +359,65 @@ def _next(scan: _Scan, text: str, pos: int) -> Found:
         at = text.find(scan.literal, pos)
         return (at, at + len(scan.literal), scan.triggers[0][0]) if at >= 0 else NONE
     if scan.lead:
-        find, lead, rest = text.find, scan.lead, scan.rest
-        at = find(lead, pos)
-        for _ in range(MISSES):
-            if at < 0:
-                return NONE
-            if rest.match(text, at + 1) is not None:
-                return _which(scan, text, at)
-            at = find(lead, at + 1)
-        if at < 0:
-            return NONE
-        pos = at  # a text full of this character: the engine scans the rest faster
+        at = _occurrence(scan, text, pos)
+        if at < -1:  # a text dense with this character: the engine scans the rest faster
+            pos = -2 - at
+        else:
+            return _which(scan, text, at) if at >= 0 else NONE
     match = scan.pattern.search(text, pos)
     if match is None:
         return NONE
     return _which(scan, text, match.start() + 1 if scan.line else match.start())
+
+
+def _occurrence(scan: _Scan, text: str, pos: int) -> int:
+    """Where the first occurrence of ``scan``'s first character at or after ``pos`` that begins one
+    of its triggers is, or -1; or, once :data:`MISSES` occurrences that were none came less than
+    :data:`GAP` characters apart on average, ``-2 - where`` the next one is.
+
+    Only where a trigger may begin (one of ``nexts`` after the occurrence, or one of ``prevs``
+    before it) is the regex tried.  Most occurrences are prose, and each test costs about as much
+    as the ``str.find`` that found the occurrence, so each loop below makes only the tests its
+    triggers need.
+    """
+    find, lead, rest, nexts, prevs = text.find, scan.lead, scan.rest, scan.nexts, scan.prevs
+    last = len(text) - 1
+    at = begin = find(lead, pos)
+    limit = MISSES
+    misses = 0
+    if nexts is None:
+        while at >= 0:
+            if misses == limit:
+                if at - begin <= misses * GAP:
+                    return -2 - at
+                limit += MISSES
+            if rest.match(text, at + 1) is not None:
+                return at
+            misses += 1
+            at = find(lead, at + 1)
+    elif not prevs:
+        while at >= 0:
+            if misses == limit:
+                if at - begin <= misses * GAP:
+                    return -2 - at
+                limit += MISSES
+            if at < last and text[at + 1] in nexts and rest.match(text, at + 1) is not None:
+                return at
+            misses += 1
+            at = find(lead, at + 1)
+    else:
+        while at >= 0:
+            if misses == limit:
+                if at - begin <= misses * GAP:
+                    return -2 - at
+                limit += MISSES
+            if ((at < last and text[at + 1] in nexts) or (at and text[at - 1] in prevs)) and rest.match(
+                text, at + 1
+            ) is not None:
+                return at
+            misses += 1
+            at = find(lead, at + 1)
+    return -1
 
 
 def _which(scan: _Scan, text: str, start: int) -> Found:
@@ -340,14 +444,58 @@ def _starts(triggers: Sequence[Trigger], where: Where) -> _Identified:
     )
 
 
-def _hold_pattern(holds: Sequence[Hold], where: Where) -> re.Pattern[str]:
-    line_start = _MID_LINE if where == Where.MID else _LINE_START
-    alternatives = [
-        (_TEXT_START if hold.text_start else line_start if hold.line_start else "") + f"(?:{hold.pattern})"
-        for hold in holds
-        if where == Where.FIRST or not hold.text_start
-    ]
-    return re.compile("(?:" + "|".join(alternatives) + ")\\Z") if alternatives else _NEVER
+class Holds:
+    """What a text may end with while a trigger could still follow (for one :class:`Where`).
+
+    A few holds (the default detectors') are one pattern, searched for in the text's last
+    :data:`HOLD_WINDOW` characters.  Many (every format on) would be tried at each of those
+    places, which costs more than the rest of a 64 KiB read's search: a hold begins with one of
+    a few characters (:attr:`.detector.Hold.first`), so the window is searched for those, and
+    only there are the holds of that character tried.
+    """
+
+    __slots__ = ("_by_first", "_firsts", "pattern")
+
+    def __init__(self, holds: Sequence[Hold], where: Where) -> None:
+        line_start = _MID_LINE if where == Where.MID else _LINE_START
+        sources: list[str] = []
+        by_first: dict[str, list[str]] = {}
+        for hold in holds:
+            if hold.text_start and where != Where.FIRST:
+                continue
+            anchor = _TEXT_START if hold.text_start else line_start if hold.line_start else ""
+            source = f"{anchor}(?:{hold.pattern})"
+            sources.append(source)
+            for char in dict.fromkeys(hold.first):
+                by_first.setdefault(char, []).append(source)
+        # Every hold, when they are few (else None): the caller searches with it at once.
+        self.pattern = _ended(sources) if len(sources) <= _FEW else None
+        self._by_first = {char: _ended(group) for char, group in by_first.items()}
+        self._firsts = re.compile("[" + re.escape("".join(sorted(by_first))) + "]") if by_first else _NEVER
+
+    def at(self, text: str, pos: int) -> bool:
+        """Is ``text[pos:]`` a hold (a trigger's beginning that the text's end cut short)?"""
+        pattern = self._by_first.get(text[pos : pos + 1])
+        return pattern is not None and pattern.match(text, pos) is not None
+
+    def first(self, text: str, pos: int) -> int:
+        """Where the first hold at or after ``pos`` begins (it runs to the text's end), or -1."""
+        if self.pattern is not None:
+            held = self.pattern.search(text, pos)
+            return held.start() if held is not None else -1
+        search = self._firsts.search
+        found = search(text, pos)
+        while found is not None:
+            at = found.start()
+            if self._by_first[text[at]].match(text, at) is not None:
+                return at
+            found = search(text, at + 1)
+        return -1
+
+
+def _ended(sources: Sequence[str]) -> re.Pattern[str]:
+    """Any of ``sources``, running to the text's end."""
+    return re.compile("(?:" + "|".join(dict.fromkeys(sources)) + ")\\Z") if sources else _NEVER
 
 
 class Patterns(NamedTuple):
@@ -358,13 +506,14 @@ class Patterns(NamedTuple):
     # Each indexed by where the text begins (Where): the triggers that may begin
     # right there, and what the text may end with while one could still follow.
     starts: tuple[_Identified, ...]
-    holds: tuple[re.Pattern[str], ...]
+    holds: tuple[Holds, ...]
     quiet: re.Pattern[str]  # any character a trigger, a held token or a line can begin with
-    # The first character a trigger (anywhere) or a line can begin with (its group 1), or else the
-    # start of a token held at the text's end that no such character begins (a word found by a
-    # later character of it: "functools[").
-    lead_or_word: re.Pattern[str]
+    # Where some hold begins with a word's character ("functools[", found by a later character of
+    # it): the first character a trigger (anywhere), a line or another hold can begin with (its
+    # group 1), or else the start of such a token held at the text's end.  None: no such hold.
+    lead_or_word: re.Pattern[str] | None
     line_first: frozenset[str]
+    short: re.Pattern[str]  # the search of a short text (TriggerSearch.short)
 
 
 def _triggers(kind: type[Detector]) -> tuple[Trigger, ...]:
@@ -389,19 +538,21 @@ def patterns(kinds: tuple[type[Detector], ...]) -> Patterns:
     # character an anywhere-trigger can begin with cannot start any markup.
     leads = {t.lead for t in triggers if not (t.line_start or t.text_start)}
     anywhere = leads | {c for h in holds if not (h.line_start or h.text_start) for c in h.first}
-    words = [
-        h.pattern for h in holds if not (h.line_start or h.text_start or set(h.first) & (leads | {"\n"}))
-    ]
-    lead_or_word = "([" + re.escape("".join(sorted({"\n", *leads}))) + "])"
-    if words:
-        lead_or_word += "|(?:" + "|".join(words) + ")\\Z"
+    # A hold that begins with a word's character (``functools[``) is looked for only at the text's
+    # end; any other character a trigger or a hold begins with sends the text to the search (a
+    # token found by a later character, ``]<]minimax[>[``, may begin before the character found).
+    marks = {"\n", *leads} | {c for c in anywhere if not (c.isalnum() or c == "_")}
+    words = [h.pattern for h in holds if not (h.line_start or h.text_start or set(h.first) & marks)]
+    lead_or_word = "([" + re.escape("".join(sorted(marks))) + "])|(?:" + "|".join(words) + ")\\Z"
+    search = TriggerSearch(triggers)
     return Patterns(
         owners,
-        TriggerSearch(triggers),
+        search,
         tuple(_starts(triggers, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
-        tuple(_hold_pattern(holds, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
+        tuple(Holds(holds, where) for where in (Where.MID, Where.LINE, Where.FIRST)),
         re.compile("[" + re.escape("".join(sorted({"\n", *anywhere}))) + "]"),
-        re.compile(lead_or_word),
+        re.compile(lead_or_word) if words else None,
         frozenset({t.lead for t in triggers if t.line_start or t.text_start})
         | {c for h in holds if h.line_start or h.text_start for c in h.first},
+        search.short,
     )

@@ -45,20 +45,24 @@ class TaggedDetector(Detector):
     block_end: ClassVar[tuple[str, ...]]  # what ends malformed markup that is skipped
     python_values: ClassVar[bool] = False  # values also in Python's spellings (True, None, {'a': 1})
 
-    __slots__ = ("_ends", "_param", "_pieces", "_size")
+    _ends: ClassVar[Tokens]  # block_end, searched for (one per class)
+    _pieces: list[str]
+
+    __slots__ = ("_param", "_pieces", "_size")
 
     def __init__(
         self, calls: CallAssembler, tools: frozenset[str] | None, out: list[Event], types: ToolTypes
     ) -> None:
         super().__init__(calls, tools, out, types)
-        self._ends = Tokens(self.block_end)
+        cls = type(self)
+        if "_ends" not in cls.__dict__:  # the first of its class (block_end may be set late)
+            cls._ends = Tokens(cls.block_end)
         self._param: ParamCall | None = None
-        self._pieces: list[str] = []
-        self._size = 0
+        self._size = 0  # (and _pieces, made by begin: most detectors never read a region)
 
     def begin(self, trigger: str) -> None:
         self._param = None
-        self._pieces.clear()
+        self._pieces = []
         self._size = 0
         self.start(self.State(0))  # every format's first state
 

@@ -80,7 +80,8 @@ class MinimaxM3Detector(TaggedDetector):
 
     name = "minimax_m3"
     triggers = (
-        Trigger.literal(OPENER),
+        # Found by its "<" (its "]" would cost a scan of its own: no other format begins with it).
+        Trigger.literal(OPENER, lead=OPENER.index("<")),
         Trigger(_BARE_THINK_END[0], re.escape(_BARE_THINK_END[1:]), text_start=True),
     )
     holds = (

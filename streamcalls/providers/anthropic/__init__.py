@@ -4,6 +4,8 @@
 - :mod:`.complete`: the complete ``message``;
 - :mod:`.encoding`: tools, calls, results and a turn (signed thinking kept);
 - :mod:`.errors`: its error responses;
+- :mod:`.response`: its complete response for a turn (``write_response``);
+- :mod:`.writer`: its target for the stream writer (``StreamWriter("anthropic")``);
 - :mod:`.request_rules`, :mod:`.history_rules`: what the API refuses in a
   request (Claude's thinking rules: :mod:`.._thinking_rules`).
 
@@ -13,7 +15,8 @@
 from __future__ import annotations
 
 from .._registry import Encoding, Errors, Provider, Rules
-from . import complete, encoding, errors
+from . import complete, encoding, errors, response
+from . import writer as writer  # (importing it registers its target)
 from .history_rules import anthropic_thinking, anthropic_turn
 from .reader import AnthropicAdapter
 from .request_rules import anthropic_request
@@ -31,4 +34,5 @@ PROVIDER = Provider(
     Errors(errors.error_body, errors.no_model),
     Rules(anthropic_request, anthropic_turn, answered=anthropic_thinking),
     nicknames={"claude": "anthropic"},
+    response=response.anthropic_message,
 )

@@ -4,6 +4,8 @@
 - :mod:`.complete`: the complete Converse output;
 - :mod:`.encoding`: tools, calls, results and a turn;
 - :mod:`.errors`: its error responses (InvokeModel's too);
+- :mod:`.response`: its complete response for a turn (``write_response``);
+- :mod:`.writer`: its target for the stream writer (``StreamWriter("bedrock")``);
 - :mod:`.request_rules`, :mod:`.history_rules`: what the API refuses in a
   request (Claude's thinking rules: :mod:`.._thinking_rules`).
 
@@ -13,7 +15,8 @@
 from __future__ import annotations
 
 from .._registry import Encoding, Errors, Provider, Rules
-from . import complete, encoding, errors
+from . import complete, encoding, errors, response
+from . import writer as writer  # (importing it registers its target)
 from .history_rules import bedrock_thinking, bedrock_turn
 from .reader import BedrockAdapter
 from .request_rules import bedrock_request
@@ -37,4 +40,5 @@ PROVIDER = Provider(
         "converse": "bedrock",
         "converse-stream": "bedrock",
     },
+    response=response.converse_output,
 )
