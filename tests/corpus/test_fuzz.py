@@ -3,8 +3,9 @@
 The harness is tests/support/fuzzing.py (shared with the atheris runner, fuzz/run.py).
 Here hypothesis mutates every recorded stream -- flipped, inserted, deleted and
 repeated bytes, truncation, splices of two streams -- under random providers,
-detectors, limits and chunk sizes, and every input that ever found a bug is
-replayed from tests/fuzz_regressions/.
+detectors, limits and chunk sizes (and writer targets), and every input that
+ever found a bug is replayed from tests/fuzz_regressions/, its events written
+as every registered writer target's stream.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from streamcalls.writing import TARGETS
 from tests.support.fuzzing import HEADER, fuzz_one, seeds
 
 SEEDS = seeds()
@@ -64,7 +66,9 @@ def test_random_bytes(data: bytes) -> None:
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.name for p in REGRESSIONS])
 def test_regression_inputs(path: Path) -> None:
-    fuzz_one(path.read_bytes())
+    data = path.read_bytes()
+    for writer in TARGETS:  # (the hash that picks one draws from the targets registered)
+        fuzz_one(data, writer=writer)
 
 
 def test_every_seed_passes() -> None:

@@ -26,18 +26,41 @@ lost, the reasoning the channel gave counted as kept
 (see ``conservation.check_conservation``).  The chunked run also has
 ``partial_arguments=True``: its patches follow the rules
 (``partial_rules.check_patches``), and without them its events are the whole
-run's, which has no patches.  ``fuzz/run.py`` drives it
+run's, which has no patches.  Then the chunked run's events are written by
+one of the registered writer targets (``writer_target``: a hash of the
+input picks it) and read back: no exception; a provider's target is read by
+the parser as that provider's stream, and where the input parsed with no
+parse error, provider error or failed call, the round trip holds
+(``writer_roundtrip.compare``); a chat UI target's bytes are read by its
+reference reader (``ui_streams``), which reads the events back on such an
+input.  ``fuzz/run.py`` drives it
 with atheris; ``tests/corpus/test_fuzz.py`` with hypothesis and the regression inputs.
 """
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Callable
+
 import streamcalls
-from streamcalls import Limits, ReasoningDelta, StreamParser, ToolCallStarted, UsageError
+from streamcalls import (
+    Limits,
+    ParseError,
+    ProviderError,
+    ReasoningDelta,
+    StreamParser,
+    ToolCallFailed,
+    ToolCallStarted,
+    UsageError,
+)
 from streamcalls.codec import CODEC_PROVIDERS, CodecProviderName
+from streamcalls.providers import PROVIDERS as READABLE
+from streamcalls.writing import TARGETS
 from tests.support import DATA, check_protocol, corpus, counter_ids, normalize
 from tests.support.conservation import FRAMED, check_conservation
 from tests.support.partial_rules import check_patches, without_patches
+from tests.support.ui_streams import Read, expected, read_ag_ui, read_ai_sdk
+from tests.support.writer_roundtrip import closed, compare, explicit_blocks, read_back, with_wire_ids
 
 PROVIDERS = (
     "auto",
@@ -207,7 +230,36 @@ def run(
     return events, tap
 
 
-def fuzz_one(data: bytes) -> None:
+UI_READERS: dict[str, Callable[[bytes], Read]] = {"ai-sdk": read_ai_sdk, "ag-ui": read_ag_ui}
+"""The chat UI targets' reference readers (the parser reads the provider targets)."""
+
+
+def writer_target(data: bytes) -> str:
+    """The target an input's events are written as: every registered target, drawn by a hash of the
+    input (every header bit is taken; a target registered later joins the draw)."""
+    names = tuple(TARGETS)
+    return names[zlib.crc32(data) % len(names)]
+
+
+def check_writer(events: list[streamcalls.Event], target: str) -> None:
+    """Write a parser's events as ``target``'s stream and read it back (see the module's docstring)."""
+    body = streamcalls.write_stream(events, target)  # type: ignore[arg-type]
+    written = without_patches(events)  # (a writer ignores patches)
+    clean = not any(isinstance(event, (ParseError, ProviderError, ToolCallFailed)) for event in events)
+    if target in READABLE:
+        back = read_back(body, target)
+        check_protocol(back)
+        if clean:
+            compare(with_wire_ids(explicit_blocks(closed(written))), back, TARGETS[target])
+    elif target in UI_READERS:
+        read = UI_READERS[target](body)
+        if clean:
+            assert read == expected(list(written), target), f"{target}: read back differs"
+
+
+def fuzz_one(data: bytes, *, writer: str | None = None) -> None:
+    """Run one input through the checks; ``writer`` names the writer target (by default
+    ``writer_target(data)``)."""
     if len(data) < HEADER:
         return
     provider = PROVIDERS[data[0] % len(PROVIDERS)]
@@ -235,6 +287,7 @@ def fuzz_one(data: bytes) -> None:
     target: CodecProviderName = turn.provider if turn.provider in CODEC_PROVIDERS else "openai"
     streamcalls.encode_turn(turn, target, [])  # any turn can be written back, for its own provider
     streamcalls.encode_turn(turn, "anthropic" if target != "anthropic" else "mistral", [])  # and another
+    check_writer(chunked, writer or writer_target(data))
 
 
 def seeds() -> list[bytes]:

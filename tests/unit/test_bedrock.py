@@ -15,6 +15,8 @@ from streamcalls import (
     ParseError,
     ProviderError,
     ProviderName,
+    ReasoningCompleted,
+    ReasoningStarted,
     StreamFinished,
     StreamParser,
     StreamStarted,
@@ -145,6 +147,44 @@ def test_input_for_a_block_that_started_no_tool() -> None:
     assert got == [
         ParseError("tool input for content block 4, which started no tool use; ignored"),
         StreamFinished("stop", USAGE, "end_turn"),
+    ]
+
+
+def test_redacted_content_that_is_not_base64_is_reported() -> None:
+    """A blob's JSON form is base64: other text is no blob's (a writer could not send it back), so it
+    is reported and left out -- in a stream and in a complete response alike."""
+
+    def redacted(value: str, index: int) -> dict[str, Any]:
+        delta = {"reasoningContent": {"redactedContent": value}}
+        return ev("contentBlockDelta", contentBlockIndex=index, delta=delta)
+
+    def stop(index: int) -> dict[str, Any]:
+        return ev("contentBlockStop", contentBlockIndex=index)
+
+    got = events(
+        encode(START, redacted("AAEC", 0), stop(0), redacted("AAE", 1), stop(1), text("hi", 2), STOP, META)
+    )
+    assert got == [
+        ReasoningStarted(kind="redactedContent"),
+        ReasoningCompleted(redacted="AAEC"),
+        ParseError("redactedContent of content block 1 is not base64; ignored", "AAE"),
+        ReasoningStarted(kind="reasoningText"),
+        ReasoningCompleted(),
+        TextDelta("hi"),
+        StreamFinished("stop", USAGE, "end_turn"),
+    ]
+    content = [{"reasoningContent": {"redactedContent": value}} for value in ("AAEC", "AAE")] + [
+        {"text": "hi"}
+    ]
+    body = {"output": {"message": {"role": "assistant", "content": content}}, "stopReason": "end_turn"}
+    parser = StreamParser("bedrock")
+    got = parser.feed(msgspec.json.encode(body)) + parser.close()
+    assert got[1:] == [
+        ParseError("a reasoning block's redactedContent is not base64; ignored", "AAE"),
+        ReasoningStarted(kind="redactedContent"),
+        ReasoningCompleted(redacted="AAEC"),
+        TextDelta("hi"),
+        StreamFinished("stop", None, "end_turn"),
     ]
 
 

@@ -7,6 +7,7 @@ use), which must read back from the written history the same text, reasoning and
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -405,6 +406,9 @@ values = st.recursive(
     max_leaves=8,
 )
 arguments = st.dictionaries(words, values, max_size=4)
+blobs = st.binary(min_size=1, max_size=18).map(
+    lambda data: base64.b64encode(data).decode()
+)  # Bedrock's blobs
 call_ids = st.text("abcdefghijklmnopqrstuvwxyz0123456789_", min_size=9, max_size=9).map(lambda s: "c" + s[1:])
 
 
@@ -418,7 +422,7 @@ def reasoning_for(provider: str) -> st.SearchStrategy[ReasoningPart]:
     if provider == "bedrock":
         return st.one_of(
             st.builds(lambda t, s: ReasoningPart(t, signature=s, kind="reasoningText"), words, secrets),
-            st.builds(lambda d: ReasoningPart(redacted=d, kind="redactedContent"), secrets),
+            st.builds(lambda d: ReasoningPart(redacted=d, kind="redactedContent"), blobs),
         )
     if provider == "gemini":
         return st.builds(lambda t, s: ReasoningPart(t, signature=s, kind="thought"), words, secrets)

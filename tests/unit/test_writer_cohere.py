@@ -126,8 +126,11 @@ def expected_usage(usage: Usage | None) -> Any:
     if usage is None:
         return None
     tokens = None
-    if usage.input_tokens is not None or usage.output_tokens is not None:
-        tokens = (usage.input_tokens, usage.output_tokens)
+    given, made, total = usage.input_tokens, usage.output_tokens, usage.total_tokens
+    if total is not None and (given is None) != (made is None):  # the total tells the missing count
+        given, made = (total - made, made) if made is not None else (given, total - (given or 0))
+    if given is not None or made is not None:
+        tokens = (given, made)
     return None if tokens is None and usage.cache_read_tokens is None else (tokens, usage.cache_read_tokens)
 
 

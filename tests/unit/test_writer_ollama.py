@@ -74,8 +74,14 @@ def check(
     assert got["reasoning"] == turn.reasoning
     assert got["calls"] == [(name, arguments) for _, name, arguments in calls]
     assert got["done_reason"] == word or ("length" if turn.finish_reason == "length" else "stop")
-    usage = turn.usage
-    assert got["usage"] == ((usage.input_tokens, usage.output_tokens) if usage else (None, None))
+    given, made, total = (
+        (turn.usage.input_tokens, turn.usage.output_tokens, turn.usage.total_tokens)
+        if turn.usage
+        else (None, None, None)
+    )
+    if total is not None and (given is None) != (made is None):  # the total tells the missing count
+        given, made = (total - made, made) if made is not None else (given, total - (given or 0))
+    assert got["usage"] == (given, made)
     assert got["models"] == {turn.model or ""}
 
 
