@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test docs site-check node-check fuzz bench clean
+.PHONY: demo test docs site-check node-check fuzz sanitize bench clean
 
 LINTED := streamcalls tests benchmarks fuzz docs/_ext
 FUZZ_SECONDS ?= 600
@@ -22,32 +22,36 @@ CORE_COVERAGE_FLOOR := 96.5
 # changes its folder, which reinstalls.
 INSTALL := $(PY) -m pip install --quiet --config-settings editable_mode=strict -e
 PACKAGE_DIRS := $(shell find streamcalls -type d -not -name __pycache__)
+# The native fast path (streamcalls/_native/, C): the install builds it in place (pip runs
+# setup.py's build_ext, which falls back to the pure-Python package, saying so in one line, where
+# it cannot build), so a checkout on PYTHONPATH uses it too; a changed source reinstalls.
+NATIVE_SOURCES := setup.py $(wildcard streamcalls/_native/*.c streamcalls/_native/*.h)
 
-$(VENV)/.installed: pyproject.toml $(PACKAGE_DIRS)
+$(VENV)/.installed: pyproject.toml $(PACKAGE_DIRS) $(NATIVE_SOURCES)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(INSTALL) .
 	touch $@
 
-$(VENV)/.dev-installed: pyproject.toml $(PACKAGE_DIRS)
+$(VENV)/.dev-installed: pyproject.toml $(PACKAGE_DIRS) $(NATIVE_SOURCES)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(INSTALL) '.[dev]'
 	touch $(VENV)/.installed $(VENV)/.demo-installed $(VENV)/.docs-installed $@
 
-$(VENV)/.demo-installed: pyproject.toml $(PACKAGE_DIRS)
+$(VENV)/.demo-installed: pyproject.toml $(PACKAGE_DIRS) $(NATIVE_SOURCES)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(INSTALL) '.[demo]'
 	touch $(VENV)/.installed $@
 
-$(VENV)/.docs-installed: pyproject.toml $(PACKAGE_DIRS)
+$(VENV)/.docs-installed: pyproject.toml $(PACKAGE_DIRS) $(NATIVE_SOURCES)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(INSTALL) '.[docs]'
 	touch $(VENV)/.installed $@
 
-$(VENV)/.bench-installed: pyproject.toml $(PACKAGE_DIRS)
+$(VENV)/.bench-installed: pyproject.toml $(PACKAGE_DIRS) $(NATIVE_SOURCES)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(INSTALL) '.[bench]'
@@ -101,6 +105,9 @@ test: $(VENV)/.dev-installed
 	if command -v npm >/dev/null && node -e 'process.exit(+(process.versions.node.split(".")[0] < 18))' 2>/dev/null; \
 	then check "ai-sdk stream read by the ai package in Node (make node-check)" $(MAKE) --no-print-directory node-check; \
 	else verdict="$$verdict  skipped ai-sdk stream in Node: needs node 18 or later and npm\n"; fi; \
+	if $(PY) -c 'import sys, streamcalls._native as n; sys.exit(n.speedups is None)'; \
+	then verdict="$$verdict  passed  native fast path built: the differential tests ran (tests/*/test_native*.py)\n"; \
+	else verdict="$$verdict  skipped native fast path: not built here (no compiler?) or STREAMCALLS_PURE_PYTHON=1\n"; fi; \
 	rm -f .coverage .coverage.*; \
 	check "pytest" $(PY) -m coverage run -m pytest; \
 	echo "== coverage"; $(PY) -m coverage combine --quiet; \
@@ -117,6 +124,13 @@ fuzz: $(VENV)/.dev-installed
 	STREAMCALLS_HYPOTHESIS=explore STREAMCALLS_FUZZ_EXAMPLES=20000 $(PY) -m pytest -q tests/corpus/test_fuzz.py
 	$(PY) fuzz/run.py -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1
 
+# The native fast path under AddressSanitizer and UndefinedBehaviorSanitizer (tests/support/sanitize.py):
+# built apart into build/sanitize/, with Python's allocator switched to malloc, it runs the
+# differential tests, the corpus, the fuzz tests and regressions, then the fuzz gate's inputs.
+# Any read past a buffer or undefined behaviour stops it with the sanitizer's report.
+sanitize: $(VENV)/.dev-installed
+	$(PY) -m tests.support.sanitize
+
 # Benchmark against the SDK accumulators and the re-parse approach; prints the
 # tables and writes benchmarks/results/latest.json and chart.png, then ends with
 # the regression guard: each row against the committed latest.json (a row more
@@ -126,3 +140,4 @@ bench: $(VENV)/.bench-installed
 
 clean:
 	rm -rf $(VENV) .node .mypy_cache .ruff_cache .pytest_cache .hypothesis site build .coverage .coverage.*
+	rm -f streamcalls/_native/*.so

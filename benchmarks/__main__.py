@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import guard, ijson_rows, live, report, textformats, translation, turns, writing
+from . import guard, ijson_rows, live, paths, report, textformats, translation, turns, writing
 from .contenders import CONTENDERS
 from .endurance import endurance
 from .load import load
@@ -137,6 +137,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
         report.targets(results, memory)
         + validation_targets(validation)
         + live.targets(results)
+        + paths.targets(results)
         + textformats.targets(results)
         + turns.targets(results, encoding)
         + writing.targets(results)
@@ -145,6 +146,7 @@ def run(quick: bool, out_dir: Path, chart: bool) -> int:
     sections = [
         ("Targets", report.markdown_targets(checks)),
         ("Headline (paste into the README)", report.markdown_summary(results)),
+        ("The native path and the pure-Python path", paths.markdown_paths(results)),
         ("Scaling from 10 KB to 100 KB arguments", report.markdown_scaling(results)),
         ("Live arguments: a partial value after every delta", live.markdown_live(results)),
         ("Open-weight text formats, and prose under every detector", textformats.markdown_formats(results)),

@@ -28,6 +28,7 @@ import msgspec
 
 import streamcalls
 from streamcalls import PartialArguments, ToolCallCompleted, ToolCallPatch
+from streamcalls._native import pure_python
 from streamcalls.cli._floors import floor
 
 from .streams import Stream, coalesce, fence_ids, sse_events
@@ -79,8 +80,11 @@ def _streamcalls(
     coalesced: bool = False,
     partial: bool = False,
     tools: list[Any] | None = None,
+    pure: bool = False,
 ) -> Run:
-    """streamcalls from bytes; ``detect`` and ``tools`` are passed to StreamParser (None: the library's default)."""
+    """streamcalls from bytes; ``detect`` and ``tools`` are passed to StreamParser (None: the library's default).
+
+    ``pure``: on the pure-Python path (see :func:`_pure`), where the native one is built."""
     reads = _reads(stream, coalesced)
     options: dict[str, Any] = {} if detect is None else {"detect": detect}
     if tools is not None:
@@ -111,7 +115,18 @@ def _streamcalls(
                 calls.append(event.call)
         return [(c.id, c.name, c.arguments) for c in calls]
 
-    return run
+    return _pure(run) if pure else run
+
+
+def _pure(run: Run) -> Run:
+    """``run`` on the pure-Python path: the whole run, since a parser builds its framer at the first
+    byte.  Without the native path (not built, or STREAMCALLS_PURE_PYTHON=1) the two rows are one."""
+
+    def pure_run() -> list[CallTuple] | None:
+        with pure_python():
+            return run()
+
+    return pure_run
 
 
 def _streamcalls_live(stream: Stream) -> Run:
@@ -468,11 +483,25 @@ CONTENDERS: tuple[Contender, ...] = (
         lambda s: _streamcalls(s, detect=_fence_on_text(s)),
     ),
     Contender(
+        "streamcalls-pure",
+        "streamcalls, pure-Python path",
+        "as streamcalls, on the pure-Python path (the native one turned off: streamcalls/_native)",
+        _ALL | _LIVE,
+        lambda s: _streamcalls(s, detect=_fence_on_text(s), pure=True),
+    ),
+    Contender(
         "streamcalls-partial",
         "streamcalls, partial_arguments=True",
         "as streamcalls, with partial_arguments=True: a ToolCallPatch event after each argument delta",
         _LIVE,
         lambda s: _streamcalls(s, detect=None, partial=True),
+    ),
+    Contender(
+        "streamcalls-partial-pure",
+        "streamcalls, partial_arguments=True, pure-Python path",
+        "as streamcalls-partial, on the pure-Python path",
+        _LIVE,
+        lambda s: _streamcalls(s, detect=None, partial=True, pure=True),
     ),
     Contender(
         "streamcalls-live",
@@ -510,6 +539,15 @@ CONTENDERS: tuple[Contender, ...] = (
         "as streamcalls, the same bytes in coalesced 1-4 KB reads",
         _ALL - {"text-fence"},
         lambda s: _streamcalls(s, detect=_fence_on_text(s), coalesced=True),
+        coalesced=True,
+        baseline="streamcalls-1-4k",
+    ),
+    Contender(
+        "streamcalls-1-4k-pure",
+        "streamcalls, 1-4 KB reads, pure-Python path",
+        "as streamcalls-1-4k, on the pure-Python path",
+        _ALL - {"text-fence"},
+        lambda s: _streamcalls(s, detect=_fence_on_text(s), coalesced=True, pure=True),
         coalesced=True,
         baseline="streamcalls-1-4k",
     ),

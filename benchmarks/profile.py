@@ -41,6 +41,7 @@ import msgspec
 
 import streamcalls
 from streamcalls._calls import CallAssembler
+from streamcalls._native import pure_python
 
 from .contenders import contender
 from .streams import (
@@ -272,16 +273,20 @@ def _where(roles: dict[type, str]) -> tuple[dict[tuple[str, int], str], dict[str
 
 
 def profile_by_part(stream: Stream, runs: int = 5) -> tuple[dict[str, float], pstats.Stats]:
-    """cProfile of the streamcalls row on ``stream``: each part's share of the own time, and the stats."""
-    run = contender("streamcalls").prepare(stream)
-    run()
-    prof = cProfile.Profile()
-    prof.enable()
-    for _ in range(runs):
+    """cProfile of the streamcalls row on ``stream``: each part's share of the own time, and the stats.
+
+    On the pure-Python path: the native one's parts are C, which cProfile does not see."""
+    with pure_python():
+        run = contender("streamcalls").prepare(stream)
         run()
-    prof.disable()
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(runs):
+            run()
+        prof.disable()
+        roles = parts_of(stream)
     stats = pstats.Stats(prof)
-    functions, files = _where(parts_of(stream))
+    functions, files = _where(roles)
     totals: dict[str, float] = {}
     table: dict[tuple[str, int, str], tuple[Any, ...]] = stats.stats  # type: ignore[attr-defined]
     for (filename, line, name), (_, _, own, _, _) in table.items():

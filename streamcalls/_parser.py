@@ -14,6 +14,7 @@ from ._errors import MalformedStreamError, ProviderFailure, UsageError
 from ._events import Event, ParseError, ProviderError, StreamStarted
 from ._limits import Limits
 from ._names import ProviderName
+from ._native import install_feed
 from ._nonstream import DocumentReader
 from ._options import check_parser_options
 from ._policy import DefaultDetection
@@ -407,6 +408,9 @@ class StreamParser:
                 raise ProviderFailure(event, events[:position])  # type: ignore[arg-type]
         self._content += content
         return events
+
+
+install_feed(StreamParser)  # where the native path is built: feed's common case in C (streamcalls/_native)
 
 
 def _as_bytes(data: object) -> bytes:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from functools import partial
 
 from .._emitter import Emitter
+from .._native import sse_framer
 from ._document import DocumentFramer, DocumentSink, HtmlPageFramer
 from ._eventstream import EventStreamFramer
 from ._firstbyte import FirstByteFramer, body_framing
 from ._jsonarray import JSONArrayFramer
 from ._ndjson import NDJSONFramer
 from ._records import RecordFramer, RecordSink
-from ._sse import SSEFramer
 from ._text import TextFramer
 from ._utf8 import drop_invalid
 
@@ -44,7 +44,7 @@ def framer_for(framing: str, sink: RecordSink, emit: Emitter, documents: Documen
     """
     limits = emit.limits
     if framing == "sse":
-        return SSEFramer(sink, limits.max_line_bytes, limits.max_event_bytes)
+        return sse_framer(sink, limits.max_line_bytes, limits.max_event_bytes)
     if framing == "ndjson":
         return NDJSONFramer(sink, limits.max_line_bytes)
     if framing == "text":

@@ -58,7 +58,9 @@ LAYERS = (
         io=False,
     ),
     Layer("the writer's event order, its targets' base and the chat UI targets", ("writing/",), io=False),
-    Layer("framing", ("framing/",), io=False),
+    # _native: the native fast path, a framer that also reads the common records of the
+    # adapters that declare a native reader (they are not imported: the class says so).
+    Layer("framing", ("framing/", "_native/"), io=False),
     Layer("providers and the detector engine", ("providers/", "detectors/_engine/"), io=False),
     Layer("the detectors' shared parts", ("detectors/_parts/",), io=False),
     Layer("the text formats and their registry", ("detectors/formats/", "detectors/__init__.py"), io=False),

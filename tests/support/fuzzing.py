@@ -15,7 +15,9 @@ An input is a header of four bytes or more, and a stream:
   meaning.
 
 ``fuzz_one`` feeds the stream in those chunks and checks what every input
-must give, however hostile: no exception from ``feed``/``close``, the call
+must give, however hostile: the same events on the native path as on the
+pure-Python one (where the native path is built; see streamcalls/_native),
+no exception from ``feed``/``close``, the call
 event protocol (see ``support.check_protocol``), an idempotent ``close``,
 ``feed`` after ``close`` raising ``UsageError``, the same events (up to
 how deltas are split) as feeding the stream whole, the same accumulated
@@ -42,6 +44,8 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 
+import msgspec
+
 import streamcalls
 from streamcalls import (
     Limits,
@@ -53,6 +57,7 @@ from streamcalls import (
     ToolCallStarted,
     UsageError,
 )
+from streamcalls import _native as native_path
 from streamcalls.codec import CODEC_PROVIDERS, CodecProviderName
 from streamcalls.providers import PROVIDERS as READABLE
 from streamcalls.writing import TARGETS
@@ -257,6 +262,11 @@ def check_writer(events: list[streamcalls.Event], target: str) -> None:
             assert read == expected(list(written), target), f"{target}: read back differs"
 
 
+def encoded(events: list[streamcalls.Event]) -> list[bytes]:
+    """Events as msgspec writes them: what "the same events" means between the two paths."""
+    return [msgspec.json.encode(event) for event in events]
+
+
 def fuzz_one(data: bytes, *, writer: str | None = None) -> None:
     """Run one input through the checks; ``writer`` names the writer target (by default
     ``writer_target(data)``)."""
@@ -271,6 +281,10 @@ def fuzz_one(data: bytes, *, writer: str | None = None) -> None:
     invalid_utf8 = "report" if data[1] & 0x40 else "replace"
     options = {"detect": detect, "native": native, "limits": limits, "invalid_utf8": invalid_utf8}
     chunked, tap = run(stream, chunk, provider, partial_arguments=True, **options)
+    if native_path.active():  # the same input on the pure path, the reference: the very same events
+        with native_path.pure_python():
+            pure, _ = run(stream, chunk, provider, partial_arguments=True, **options)
+        assert encoded(chunked) == encoded(pure), "the native path's events differ from the pure path's"
     check_protocol(chunked)
     check_patches(chunked, sparse=True)
     think = any(name in FRAMED for name in detect)

@@ -125,6 +125,7 @@ class AnthropicAdapter(Adapter):
     framing = "sse"
     view = _Event
     what = "Anthropic event"
+    native_records = "anthropic"  # its common events have a native reader (streamcalls/_native)
 
     __slots__ = ("_blocks", "_call", "_call_index", "_calls", "_stop_reason", "_usage")
 

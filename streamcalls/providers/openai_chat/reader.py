@@ -200,6 +200,7 @@ class OpenAIChatAdapter(Adapter):
     framing = "sse"
     view = _Chunk
     what = "OpenAI chunk"
+    native_records = "openai"  # its common chunks have a native reader (streamcalls/_native)
 
     __slots__ = ("_by_id", "_by_index", "_current", "_detail", "_finish_reason", "_usage")
 

@@ -1,0 +1,21 @@
+"""The native fast path's C module (streamcalls/_native/_speedups.c): its Python surface."""
+
+from typing import Any
+
+from ..framing._records import RecordFramer, RecordSink
+
+LIMITED_API: int
+"""1 when built against the stable ABI (abi3), which reads the parser's objects by name."""
+ANTHROPIC_BLOCK_KINDS: tuple[int, int, int]
+"""The Anthropic adapter's block kinds as the C reader knows them: text, thinking, ignored."""
+
+def configure(given: dict[str, Any], /) -> None: ...
+def counts() -> tuple[int, int]: ...
+def install_feed(parser_class: type[Any], /) -> None: ...
+
+class SSEFramer:
+    sink: RecordSink
+    last_event_id: str
+    def __init__(self, sink: RecordSink, max_line_bytes: int, max_event_bytes: int) -> None: ...
+    def feed(self, data: bytes, /) -> RecordFramer | None: ...
+    def close(self) -> None: ...
