@@ -11,7 +11,7 @@ FUZZ_SECONDS ?= 600
 CHROMIUM ?= /usr/bin/chromium
 CHROMEDRIVER ?= /usr/bin/chromedriver
 # make test fails under these (percent of statements run by pytest and the processes it
-# starts; tests/coverage_floors.py): the whole package, and the sans-IO core below aio/.
+# starts; tests/support/coverage_floors.py): the whole package, and the sans-IO core below aio/.
 # Both were 97.3% when set, a little above the floors so that noise does not fail it.
 COVERAGE_FLOOR := 96
 CORE_COVERAGE_FLOOR := 96.5
@@ -67,14 +67,14 @@ demo: $(VENV)/.demo-installed
 docs: $(VENV)/.docs-installed
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
-# The site in a real browser (tests/site_check.py): builds it into a temporary folder, serves it
+# The site in a real browser (tests/support/site_check.py): builds it into a temporary folder, serves it
 # on a loopback port and drives headless chromium: search finds pages (and a nonsense word none),
 # the reference's signatures are formatted, no code block scrolls sideways.  About 15 seconds.
-SITE_CHECK = env CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) $(PY) -m tests.site_check
+SITE_CHECK = env CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) $(PY) -m tests.support.site_check
 site-check: $(VENV)/.dev-installed
 	$(SITE_CHECK)
 
-# The "ai-sdk" writer's output read by the AI SDK's own client code (tests/test_writer_node.py):
+# The "ai-sdk" writer's output read by the AI SDK's own client code (tests/integration/test_writer_node.py):
 # the pinned ai package, installed into .node/ (git-ignored) by npm.  ai 6 runs on Node 18 and
 # later (ai 7 wants 22).  STREAMCALLS_NODE_CHECK=1: a missing package fails the test, not skips it.
 AI_SDK_VERSION := 6.0.325
@@ -83,7 +83,7 @@ $(NODE_AI):
 	npm install --prefix .node --no-save --no-package-lock --no-audit --no-fund --loglevel=error ai@$(AI_SDK_VERSION)
 	touch $@
 node-check: $(VENV)/.dev-installed $(NODE_AI)
-	STREAMCALLS_NODE_CHECK=1 $(PY) -m pytest -q -p no:cacheprovider tests/test_writer_node.py
+	STREAMCALLS_NODE_CHECK=1 $(PY) -m pytest -q -p no:cacheprovider tests/integration/test_writer_node.py
 
 # Every check runs, even after one fails, and the last lines are the verdict: one
 # line per check.  The fuzz gate (fuzz/gate.py: a fixed seed and a fixed number of
@@ -106,12 +106,12 @@ test: $(VENV)/.dev-installed
 	then check "ai-sdk stream read by the ai package in Node (make node-check)" $(MAKE) --no-print-directory node-check; \
 	else verdict="$$verdict  skipped ai-sdk stream in Node: needs node 18 or later and npm\n"; fi; \
 	if $(PY) -c 'import sys, streamcalls._native as n; sys.exit(n.speedups is None)'; \
-	then verdict="$$verdict  passed  native fast path built: the differential tests ran (tests/test_native*.py)\n"; \
+	then verdict="$$verdict  passed  native fast path built: the differential tests ran (tests/*/test_native*.py)\n"; \
 	else verdict="$$verdict  skipped native fast path: not built here (no compiler?) or STREAMCALLS_PURE_PYTHON=1\n"; fi; \
 	rm -f .coverage .coverage.*; \
 	check "pytest" $(PY) -m coverage run -m pytest; \
 	echo "== coverage"; $(PY) -m coverage combine --quiet; \
-	if line=$$($(PY) -m tests.coverage_floors $(COVERAGE_FLOOR) $(CORE_COVERAGE_FLOOR)); \
+	if line=$$($(PY) -m tests.support.coverage_floors $(COVERAGE_FLOOR) $(CORE_COVERAGE_FLOOR)); \
 	then verdict="$$verdict  passed  $$line\n"; else verdict="$$verdict  FAILED  $$line\n"; failed=1; fi; \
 	echo "$$line"; \
 	if [ $$failed = 0 ]; then result="every check passed"; else result="FAILED"; fi; \
@@ -121,15 +121,15 @@ test: $(VENV)/.dev-installed
 # Explore: hypothesis draws new inputs, then atheris runs for FUZZ_SECONDS.  A finding
 # leaves a crash-* file: copy it into tests/fuzz_regressions/ with the fix.
 fuzz: $(VENV)/.dev-installed
-	STREAMCALLS_HYPOTHESIS=explore STREAMCALLS_FUZZ_EXAMPLES=20000 $(PY) -m pytest -q tests/test_fuzz.py
+	STREAMCALLS_HYPOTHESIS=explore STREAMCALLS_FUZZ_EXAMPLES=20000 $(PY) -m pytest -q tests/corpus/test_fuzz.py
 	$(PY) fuzz/run.py -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1
 
-# The native fast path under AddressSanitizer and UndefinedBehaviorSanitizer (tests/sanitize.py):
+# The native fast path under AddressSanitizer and UndefinedBehaviorSanitizer (tests/support/sanitize.py):
 # built apart into build/sanitize/, with Python's allocator switched to malloc, it runs the
 # differential tests, the corpus, the fuzz tests and regressions, then the fuzz gate's inputs.
 # Any read past a buffer or undefined behaviour stops it with the sanitizer's report.
 sanitize: $(VENV)/.dev-installed
-	$(PY) -m tests.sanitize
+	$(PY) -m tests.support.sanitize
 
 # Benchmark against the SDK accumulators and the re-parse approach; prints the
 # tables and writes benchmarks/results/latest.json and chart.png, then ends with

@@ -21,7 +21,7 @@ sys.path.insert(0, str(HERE.parent))
 with atheris.instrument_imports():
     import streamcalls  # noqa: F401  (instrumented for coverage)
 
-from tests.fuzzing import fuzz_one, seeds  # noqa: E402
+from tests.support.fuzzing import fuzz_one, seeds  # noqa: E402
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ A sans-IO parser: feed it the bytes of a provider's streaming response (SSE,
 NDJSON, ...) in chunks of any size, and get canonical events back.
 
 The package follows the pipeline, and a layer imports only the layers below
-it (tests/test_layering.py holds the one list of layers and checks it):
+it (tests/project/test_layering.py holds the one list of layers and checks it):
 ``framing/`` (bytes to records), ``providers/`` and ``detectors/`` (records
 and text to calls), the core at the top level (the events, the call
 assembler, the scanner, the parser), ``codec/``, ``aio/`` (the only I/O),

@@ -50,7 +50,17 @@ def text_or_none(value: object) -> str | None:
 
 
 class Found:
-    __slots__ = ("_run", "finish_reason", "model", "natives", "response_id", "steps", "texts", "usage")
+    __slots__ = (
+        "_run",
+        "finish_reason",
+        "model",
+        "natives",
+        "problems",
+        "response_id",
+        "steps",
+        "texts",
+        "usage",
+    )
 
     def __init__(self) -> None:
         self.natives: list[Native] = []
@@ -60,6 +70,7 @@ class Found:
         self.usage: Any = None  # the provider's usage object
         self.model: str | None = None
         self.response_id: str | None = None
+        self.problems: list[tuple[str, str]] = []  # (message, what it was): ParseErrors, for what is left out
         self._run: list[str] = []
 
     def names(self, model: object, response_id: object) -> None:

@@ -153,6 +153,8 @@ def read_document(
 
 
 def _report(emit: Emitter, found: Found) -> None:
+    for message, raw in found.problems:
+        emit.parse_error(message, raw)
     for kind, value in found.steps:
         if kind == TEXT:
             emit.text(value)

@@ -15,7 +15,7 @@ then runs exactly those); then :func:`reads_bare_json`: ``native=False`` yes (th
 (:data:`BARE_JSON_PROVIDERS`) yes; Anthropic, Responses, Gemini, Bedrock (Converse and
 InvokeModel) and Cohere streams no.  The guide has the table with its reasons
 (docs/guide/calls-in-text.md, "The fallback policy"), and
-tests/test_fallback_policy.py walks it, row by row, against the parser.
+tests/unit/test_fallback_policy.py walks it, row by row, against the parser.
 
 The first row that applies decides; fences and the model family's detectors
 (:func:`~streamcalls.detectors_for_model`) run in every row.  The model is

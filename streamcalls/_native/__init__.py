@@ -9,7 +9,7 @@ events: the call's scanner, its argument text and ``ToolCallDelta``, the
 in a state that is not the common one, goes to the adapter's ``on_record``,
 untouched: the pure-Python code stays the one reference for every rule, and
 the fast path only ever does what it would have done (the differential tests,
-``tests/test_native*.py``, hold the two to identical events).  An adapter class
+``tests/*/test_native*.py``, hold the two to identical events).  An adapter class
 opts in with a ``native_records`` class attribute naming its reader.
 
 The pure path is used when the module was not built (no compiler: the build

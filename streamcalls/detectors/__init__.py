@@ -86,7 +86,7 @@ A detector keeps the rule by construction: the channel records what each
 ``feed`` consumes into the detector's ``markup``
 (:mod:`._engine.markup`), and the detector opens its calls
 there, marks where arguments begin and end and where a run's next call
-begins, and fails through it.  ``tests/conservation.py`` checks the rule from
+begins, and fails through it.  ``tests/support/conservation.py`` checks the rule from
 the events alone, on every fuzz input (any provider's text) and in property
 tests over every registered detector.
 

@@ -14,7 +14,7 @@ entry's shape), ``_bodies`` (the complete readers' helpers), ``_encoding``
 
 May import: framing, the writer's parts (``writing/``) and the core's leaf
 modules (events, errors, limits, the emitter, the call assembler, the
-adapter base, the turn); ``tests/test_layering.py``'s ``ROLES`` says which
+adapter base, the turn); ``tests/project/test_layering.py``'s ``ROLES`` says which
 of them each kind of module takes.  Never the parser,
 a detector, the codec, the replay server or anything that does I/O.
 """

@@ -33,12 +33,24 @@ from .._events import Usage
 if TYPE_CHECKING:
     from ._target import Target
 
-__all__ = ("CANNOT_CARRY", "cannot_carry_table", "check_words", "usage_word")
+__all__ = ("CANNOT_CARRY", "cannot_carry_table", "check_words", "input_and_output", "usage_word")
 
 
 def usage_word(field: str) -> str:
     """The word for one :class:`~streamcalls.Usage` count: ``"usage.<field>"``."""
     return f"usage.{field}"
+
+
+def input_and_output(usage: Usage) -> tuple[int | None, int | None]:
+    """The input and output counts, for a target with no total (its reader adds the two up): a count
+    not sent is what the total and the other tell."""
+    given, made, total = usage.input_tokens, usage.output_tokens, usage.total_tokens
+    if total is not None:
+        if given is None and made is not None:
+            given = total - made
+        elif made is None and given is not None:
+            made = total - given
+    return given, made
 
 
 CANNOT_CARRY: Mapping[str, str] = MappingProxyType(

@@ -73,6 +73,7 @@ from ..._events import (
     Usage,
 )
 from ...writing import Block, Call, Stream, Target, register
+from ...writing._carry import input_and_output
 from ...writing._sse import json
 
 __all__ = ("STOP_REASONS", "AnthropicTarget", "error_type", "stop_reason", "wire_usage")
@@ -127,12 +128,13 @@ def wire_usage(usage: Usage | None) -> dict[str, int]:
     if usage is None:
         return {"input_tokens": 0, "output_tokens": 0}
     read, wrote = usage.cache_read_tokens, usage.cache_write_tokens
-    out = {"input_tokens": max(0, (usage.input_tokens or 0) - (read or 0) - (wrote or 0))}
+    given, made = input_and_output(usage)  # (no total on the wire: a count it tells is written)
+    out = {"input_tokens": max(0, (given or 0) - (read or 0) - (wrote or 0))}
     if wrote is not None:
         out["cache_creation_input_tokens"] = wrote
     if read is not None:
         out["cache_read_input_tokens"] = read
-    out["output_tokens"] = usage.output_tokens or 0
+    out["output_tokens"] = made or 0
     return out
 
 

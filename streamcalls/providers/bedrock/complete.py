@@ -6,6 +6,7 @@ See :mod:`streamcalls._readers` for what a reader returns.
 from __future__ import annotations
 
 import base64
+import binascii
 from typing import Any
 
 from ..._found import Found
@@ -37,7 +38,7 @@ def read_bedrock(obj: Any) -> Found:
         elif "reasoningContent" in block:
             reasoning = _dict(block["reasoningContent"])
             if "redactedContent" in reasoning:
-                found.reasoning("", "redactedContent", redacted=_blob(reasoning["redactedContent"]))
+                found.reasoning("", "redactedContent", redacted=_blob(reasoning["redactedContent"], found))
             else:
                 said = _dict(reasoning.get("reasoningText"))
                 found.reasoning(said.get("text"), "reasoningText", signature=said.get("signature"))
@@ -48,10 +49,17 @@ def read_bedrock(obj: Any) -> Found:
     return found.done()
 
 
-def _blob(value: Any) -> Any:
-    """A blob as base64 text: a JSON body holds it so; boto3 hands the bytes themselves."""
+def _blob(value: Any, found: Found) -> Any:
+    """A blob as base64 text: a JSON body holds it so; boto3 hands the bytes themselves.  Text that is
+    not base64 is no blob's: a problem, left out."""
     if isinstance(value, (bytes, bytearray)):
         return base64.b64encode(value).decode("ascii")
+    if isinstance(value, str):
+        try:
+            base64.b64decode(value, validate=True)
+        except (binascii.Error, ValueError):
+            found.problems.append(("a reasoning block's redactedContent is not base64; ignored", value[:200]))
+            return None
     return value
 
 

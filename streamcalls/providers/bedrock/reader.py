@@ -24,8 +24,9 @@ padding field, which is ignored like every unknown field and event.
 Each content block of ``reasoningContent`` deltas is one reasoning block
 (``kind`` ``"reasoningText"``, or ``"redactedContent"`` when it opens with
 that): its ``text`` deltas, then its ``signature`` and ``redactedContent``
-(base64 in the JSON payload, bytes from boto3: written as base64) on its end,
-at the block's ``contentBlockStop``.  The stream names no model or id: its
+(base64 in the JSON payload, bytes from boto3: written as base64; text that
+is not base64 is reported, a ParseError, and ignored) on its end, at the
+block's ``contentBlockStop``.  The stream names no model or id: its
 start says only that it is Bedrock's.
 
 boto3 hands the same events over already decoded, one key per event
@@ -50,6 +51,7 @@ blocks are skipped, the text around them read.
 from __future__ import annotations
 
 import base64
+import binascii
 from collections.abc import Callable
 from typing import Any
 
@@ -327,6 +329,11 @@ class BedrockAdapter(Adapter):
             redacted = base64.b64encode(redacted).decode("ascii")
         elif not isinstance(redacted, str):
             redacted = None
+        elif not _is_base64(redacted):  # (no blob's JSON form: a writer could not send it back)
+            emit.parse_error(
+                f"redactedContent of content block {index} is not base64; ignored", redacted[:200]
+            )
+            redacted = None
         if index != self._reasoning_block or not emit.reasoning_open:
             emit.reasoning_start(kind="reasoningText" if redacted is None else "redactedContent")
             self._reasoning_block = index
@@ -400,3 +407,12 @@ _decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {
     view: msgspec.json.Decoder(view)
     for view in (_BlockDelta, _BlockStart, _BlockStop, _Ignored, _MessageStop, _Metadata, _Error)
 }
+
+
+def _is_base64(text: str) -> bool:
+    """Is ``text`` base64, as a JSON payload holds a blob?"""
+    try:
+        base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True

@@ -70,6 +70,7 @@ from ..._events import (
     Usage,
 )
 from ...writing import Block, Call, Stream, Target, register
+from ...writing._carry import input_and_output
 from ...writing._sse import json
 
 __all__ = (
@@ -137,13 +138,11 @@ def wire_usage(usage: Usage | None) -> dict[str, int]:
     writes (the reader adds them back); the three the API always sends are 0 if not sent."""
     usage = usage or Usage()
     read, wrote = usage.cache_read_tokens, usage.cache_write_tokens
-    given = usage.input_tokens or 0
+    given, made = (count or 0 for count in input_and_output(usage))  # (a count the total tells)
     out = {
         "inputTokens": max(0, given - (read or 0) - (wrote or 0)),
-        "outputTokens": usage.output_tokens or 0,
-        "totalTokens": usage.total_tokens
-        if usage.total_tokens is not None
-        else given + (usage.output_tokens or 0),
+        "outputTokens": made,
+        "totalTokens": usage.total_tokens if usage.total_tokens is not None else given + made,
     }
     if read is not None:
         out["cacheReadInputTokens"] = read

@@ -51,6 +51,7 @@ from ..._events import (
     Usage,
 )
 from ...writing import Block, Call, Stream, Target, register
+from ...writing._carry import input_and_output
 from ...writing._sse import json, sse
 
 __all__ = ("CohereTarget", "cohere_usage", "finish_word")
@@ -77,7 +78,7 @@ def cohere_usage(usage: Usage) -> dict[str, Any] | None:
     """The counts as Cohere's ``usage``: the model's ``tokens`` and the ``cached_tokens``."""
     tokens = {
         key: value
-        for key, value in (("input_tokens", usage.input_tokens), ("output_tokens", usage.output_tokens))
+        for key, value in zip(("input_tokens", "output_tokens"), input_and_output(usage), strict=True)
         if value is not None
     }
     out: dict[str, Any] = {"tokens": tokens} if tokens else {}

@@ -42,6 +42,7 @@ from ..._events import (
     Usage,
 )
 from ...writing import Block, Call, Stream, Target, register
+from ...writing._carry import input_and_output
 from ...writing._sse import json as _json
 
 __all__ = ("OllamaTarget", "done_fields", "done_reason", "rfc3339_now")
@@ -76,11 +77,12 @@ def done_reason(reason: str | None, provider: str | None, provider_reason: str |
 def done_fields(usage: Usage | None) -> dict[str, int]:
     """The durations (none measured: 0) and the counts a ``done`` object carries."""
     fields = {"total_duration": 0, "load_duration": 0}
-    if usage is not None and usage.input_tokens is not None:
-        fields["prompt_eval_count"] = usage.input_tokens
+    given, made = (None, None) if usage is None else input_and_output(usage)
+    if given is not None:
+        fields["prompt_eval_count"] = given
     fields["prompt_eval_duration"] = 0
-    if usage is not None and usage.output_tokens is not None:
-        fields["eval_count"] = usage.output_tokens
+    if made is not None:
+        fields["eval_count"] = made
     fields["eval_duration"] = 0
     return fields
 

@@ -1,0 +1,73 @@
+"""The two ways the text channel finds triggers give the same events.
+
+A short text is searched by one pattern holding every trigger; a long one (more than
+``_triggers.SHORT`` characters) by one scan per first character, with ``str.find`` for a
+literal and for a first character until ``MISSES`` of its occurrences were no trigger
+(streamcalls/detectors/_engine/triggers.py).  The tests here run the same documents with the
+thresholds forced each way -- every text through the one pattern, every text through the
+scans, the scans handing over to the regex engine at once -- and require the same events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from streamcalls import ReasoningDelta, ToolCallCompleted
+from streamcalls.detectors._engine import triggers as _triggers
+from tests.support import split_at
+from tests.unit.test_markup_conservation import documents, run
+
+
+@contextmanager
+def thresholds(short: int, misses: int) -> Iterator[None]:
+    saved = _triggers.SHORT, _triggers.MISSES
+    _triggers.SHORT, _triggers.MISSES = short, misses
+    try:
+        yield
+    finally:
+        _triggers.SHORT, _triggers.MISSES = saved
+
+
+WAYS = [(10**9, 64), (0, 64), (0, 0), (0, 1)]  # one pattern; scans; scans without str.find; one miss
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=documents(), data=st.data())
+def test_one_pattern_and_the_scans_give_the_same_events(text: str, data: st.DataObject) -> None:
+    raw = text.encode()
+    cuts = data.draw(st.lists(st.integers(0, len(raw)), max_size=6))
+    results = []
+    for short, misses in WAYS:
+        with thresholds(short, misses):
+            results.append(run(split_at(raw, cuts)))
+    assert all(events == results[0] for events in results[1:])
+
+
+@pytest.mark.parametrize(("short", "misses"), WAYS)
+def test_markup_before_bare_json_at_the_same_place(short: int, misses: int) -> None:
+    with thresholds(short, misses):
+        events = run([b'Go.\n[TOOL_CALLS][{"name": "f", "arguments": {}}]'])
+    assert [e.call.source for e in events if isinstance(e, ToolCallCompleted)] == ["mistral"]
+
+
+@pytest.mark.parametrize("misses", [0, 3, 64])
+def test_a_trigger_after_many_lookalikes_in_a_long_text_is_found(misses: int) -> None:
+    text = "a <b> and [c] " * 500 + "<tool_call>\n<function=f>\n</function>\n</tool_call>" + " [x]" * 10
+    with thresholds(_triggers.SHORT, misses):
+        events = run([text.encode()])
+    assert [e.call.name for e in events if isinstance(e, ToolCallCompleted)] == ["f"]
+
+
+@pytest.mark.parametrize(("short", "misses"), WAYS)
+def test_a_line_trigger_that_joins_another_scan_still_needs_its_line_start(short: int, misses: int) -> None:
+    # <think> counts at a line start only; its "<" is looked for by the markers' scan anyway, which
+    # it joins behind a line end (see _scans).
+    text = "a <b> " * 300 + "mid <think>no</think> x\n<think>yes</think>\n" + "<i> " * 300
+    with thresholds(short, misses):
+        events = run([text.encode()], detect=("think", "hermes", "deepseek"))
+    assert "".join(e.text for e in events if isinstance(e, ReasoningDelta)) == "yes"
