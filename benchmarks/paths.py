@@ -59,7 +59,7 @@ def markdown_paths(results: Sequence[Result]) -> str:
             a, b = _find(results, stream, native), _find(results, stream, pure)
             if a is None or b is None or not (a.ok and b.ok):
                 continue
-            reads = "1-4 KB" if "1-4k" in native else "one event"
+            reads = "1-4 KB" if "1-4k" in native else "as sent"
             if "partial" in native:
                 reads += ", partial_arguments"
             lines.append(

@@ -51,5 +51,5 @@ def test_the_targets_and_the_table() -> None:
     assert found["pure-Python path, anthropic-4x2KB"].met is True
     assert "117×" in found["native path vs openai SDK ChatCompletionStreamState, openai-4x2KB"].measured
     table = paths.markdown_paths(results)
-    assert "| openai-4x2KB | one event | " in table
+    assert "| openai-4x2KB | as sent | " in table
     assert "| 1.60× | 2.7× |" in table  # the pure row ÷ the floor, and ÷ the native row
