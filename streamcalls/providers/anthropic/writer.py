@@ -74,6 +74,7 @@ from ..._events import (
 )
 from ...writing import Block, Call, Stream, Target, register
 from ...writing._carry import input_and_output
+from ...writing._object_arguments import ObjectGate
 from ...writing._sse import json
 
 __all__ = ("STOP_REASONS", "AnthropicTarget", "error_type", "stop_reason", "wire_usage")
@@ -162,12 +163,6 @@ def _delta_head(index: int, kind: bytes, field: bytes) -> bytes:
 _DELTA_TAIL = b"}}\n\n"
 
 
-def opens_object(text: str) -> bool | None:
-    """Does argument text that starts with ``text`` open a JSON object?  None while it is only whitespace."""
-    stripped = text.lstrip(" \t\r\n")
-    return stripped[0] == "{" if stripped else None
-
-
 @register
 class AnthropicTarget(Target):
     """Anthropic Messages' stream (``/v1/messages`` with ``stream: true``)."""
@@ -202,7 +197,7 @@ class AnthropicTarget(Target):
         self._blocks = 0  # content blocks started
         self._calls: dict[int, int] = {}  # call index -> its content block's index
         self._heads: dict[int, bytes] = {}  # call index -> its delta records' head, until it opens an object
-        self._held: dict[int, str | None] = {}  # call index -> its whitespace so far; None: opened no object
+        self._held = ObjectGate()  # calls whose text has not opened an object yet
         self._thinking: int | None = None  # the open reasoning block's content index, once written
         self._own = False  # the stream is Anthropic's: its reasoning goes back as it came
         self._ended = False  # an error ended the stream: nothing more is written
@@ -309,18 +304,9 @@ class AnthropicTarget(Target):
         number = call.index
         if number not in self._heads:  # started after an error
             return b""
-        held = self._held.get(number, "")
-        if held is None:  # it opened something else: the arguments come whole at its end
+        text = self._held.first(number, fragment)
+        if text is None:
             return b""
-        text = held + fragment
-        opens = opens_object(text)
-        if opens is None:
-            self._held[number] = text
-            return b""
-        if not opens:
-            self._held[number] = None
-            return b""
-        self._held.pop(number, None)
         memo = call.memo = self._heads[number]
         return memo + json(text) + _DELTA_TAIL
 
@@ -329,7 +315,7 @@ class AnthropicTarget(Target):
         head = self._heads.pop(number, None)
         if head is None:  # started after an error
             return b""
-        self._held.pop(number, None)
+        self._held.forget(number)
         out = b""
         if not call.memo and completed.arguments:
             out = head + json(completed.arguments_json) + _DELTA_TAIL
@@ -343,7 +329,7 @@ class AnthropicTarget(Target):
         head = self._heads.pop(number, None)
         if head is None:  # started after an error
             return b""
-        self._held.pop(number, None)
+        self._held.forget(number)
         last = b"" if call.memo else head + b'"{"' + _DELTA_TAIL
         return last + _block_stop(self._calls.pop(number))
 

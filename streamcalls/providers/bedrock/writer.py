@@ -71,6 +71,7 @@ from ..._events import (
 )
 from ...writing import Block, Call, Stream, Target, register
 from ...writing._carry import input_and_output
+from ...writing._object_arguments import ObjectGate
 from ...writing._sse import json
 
 __all__ = (
@@ -161,12 +162,6 @@ _crc32 = zlib.crc32
 _HEADER_MAX = 0xFFFF  # a string header's length is a u16
 
 
-def opens_object(text: str) -> bool | None:
-    """Does argument text that starts with ``text`` open a JSON object?  None while it is only whitespace."""
-    stripped = text.lstrip(" \t\r\n")
-    return stripped[0] == "{" if stripped else None
-
-
 def is_base64(text: str) -> bool:
     """Is ``text`` base64 (how a JSON body holds a blob, such as redacted reasoning)?"""
     try:
@@ -250,7 +245,7 @@ class BedrockTarget(Target):
         self._blocks = 0  # content blocks begun
         self._calls: dict[int, int] = {}  # call index -> its content block's index
         self._heads: dict[int, bytes] = {}  # call index -> its delta payloads' head, until it opens an object
-        self._held: dict[int, str | None] = {}  # call index -> its whitespace so far; None: opened no object
+        self._held = ObjectGate()  # calls whose text has not opened an object yet
         self._reasoning: int | None = None  # the open reasoning block's content index, once written
         self._own = False  # the stream is Bedrock's: its signatures and redacted content go back
         self._ended = False  # an error ended the stream: nothing more is written
@@ -338,18 +333,9 @@ class BedrockTarget(Target):
         number = call.index
         if number not in self._heads:  # started after an error
             return b""
-        held = self._held.get(number, "")
-        if held is None:  # it opened something else: the arguments come whole at its end
+        text = self._held.first(number, fragment)
+        if text is None:
             return b""
-        text = held + fragment
-        opens = opens_object(text)
-        if opens is None:
-            self._held[number] = text
-            return b""
-        if not opens:
-            self._held[number] = None
-            return b""
-        self._held.pop(number, None)
         memo = call.memo = self._heads[number]
         return frame(_DELTA, memo + json(text) + b"}}}")
 
@@ -358,7 +344,7 @@ class BedrockTarget(Target):
         head = self._heads.pop(number, None)
         if head is None:  # started after an error
             return b""
-        self._held.pop(number, None)
+        self._held.forget(number)
         out = b""
         if not call.memo and completed.arguments:
             out = frame(_DELTA, head + json(completed.arguments_json) + b"}}}")
@@ -372,7 +358,7 @@ class BedrockTarget(Target):
         head = self._heads.pop(number, None)
         if head is None:  # started after an error
             return b""
-        self._held.pop(number, None)
+        self._held.forget(number)
         last = b"" if call.memo else frame(_DELTA, head + b'"{"}}}')
         return last + _stop(self._calls.pop(number))
 
