@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from streamcalls import StreamFinished, TextDelta, ToolCall, ToolCallCompleted, ToolCallStarted, write_stream
 from streamcalls.writing import TARGETS
-from tests.support.fuzzing import HEADER, fuzz_one, seeds
+from tests.support.fuzzing import HEADER, fixed_ids_and_clock, fuzz_one, seeds
 
 SEEDS = seeds()
 REGRESSIONS = sorted((Path(__file__).parent.parent / "fuzz_regressions").glob("*"))
@@ -74,3 +75,20 @@ def test_regression_inputs(path: Path) -> None:
 def test_every_seed_passes() -> None:
     for seed in SEEDS:
         fuzz_one(seed)
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_what_a_writer_makes_up_is_fixed_for_the_harness(target: str) -> None:
+    """The same events give the same bytes under the harness (ids and times made up the same way): the
+    gate's inputs depend on its seed alone."""
+    events = [
+        TextDelta("hi"),
+        *[ToolCallStarted(index, "", "f") for index in (0, 1)],
+        *[ToolCallCompleted(ToolCall("", "f", {}, index)) for index in (0, 1)],
+        StreamFinished("tool_calls"),
+    ]
+    with fixed_ids_and_clock():
+        once = write_stream(events, target)  # type: ignore[arg-type]
+    with fixed_ids_and_clock():
+        again = write_stream(events, target)  # type: ignore[arg-type]
+    assert once == again
