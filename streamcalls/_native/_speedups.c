@@ -114,10 +114,14 @@ int slot_init(Slot *slot, PyObject *cls, const char *name)
 
 /* -- the adapters with a native reader ------------------------------------------------------- */
 
+/* The adapter classes that declare a native reader, as they are first seen (a handful: a class
+ * is kept alive by its entry).  A class that declares none is not kept: only the last one seen is
+ * remembered, so that its records do not look again, and any number of them may come and go. */
 #define MAX_KINDS 16
 static Kind kinds[MAX_KINDS];
 static int n_kinds = 0;
 static const Kind no_kind = {NULL, KIND_NONE};
+static PyObject *last_without = NULL; /* the last class seen that declares none */
 
 static int declared_kind(PyTypeObject *type, Kind *kind)
 {
@@ -163,21 +167,26 @@ const Kind *kind_of(PyTypeObject *type)
             return &kinds[i];
         }
     }
-    if (!S.configured || n_kinds == MAX_KINDS) {
+    if (!S.configured || (PyObject *)type == last_without) {
         return &no_kind;
     }
-    Kind *kind = &kinds[n_kinds];
-    memset(kind, 0, sizeof(*kind));
-    if (declared_kind(type, kind) < 0) {
+    Kind found;
+    memset(&found, 0, sizeof(found));
+    if (declared_kind(type, &found) < 0) {
         /* A declaration this build cannot read: the pure path reads the records (and the error
          * shows, once, as a warning). */
         PyErr_WriteUnraisable((PyObject *)type);
-        kind->which = KIND_NONE;
+        found.which = KIND_NONE;
+    }
+    if (found.which == KIND_NONE || n_kinds == MAX_KINDS) {
+        Py_INCREF(type);
+        Py_XSETREF(last_without, (PyObject *)type);
+        return &no_kind;
     }
     Py_INCREF(type);
-    kind->type = type;
-    n_kinds++;
-    return kind;
+    found.type = type;
+    kinds[n_kinds] = found;
+    return &kinds[n_kinds++];
 }
 
 /* -- configure ------------------------------------------------------------------------------------ */

@@ -332,6 +332,19 @@ def test_a_subclass_of_an_adapter_gets_no_native_reader() -> None:
     assert OpenAIChatAdapter.__dict__["native_records"] == "openai"
 
 
+def test_any_number_of_other_sink_classes_leaves_the_native_readers_on() -> None:
+    """The C module remembers the classes that declare a native reader, not every sink class it meets."""
+    assert speedups is not None
+    for number in range(40):
+        sink = type(f"Sink{number}", (Recorder,), {})()
+        framer = speedups.SSEFramer(sink, 1000, 1000)
+        framer.feed(b"data: {}\n\n")
+        assert sink.records == [(None, b"{}")]
+    native = speedups.counts()[0]
+    feed([(DATA / "openai" / "parallel_interleaved.sse").read_bytes()], "openai")
+    assert speedups.counts()[0] > native
+
+
 def test_pure_python_env_turns_the_native_path_off() -> None:
     code = (
         "import streamcalls, streamcalls._native as n; p = streamcalls.StreamParser('openai'); "
