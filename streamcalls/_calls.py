@@ -18,7 +18,7 @@ made when the first call needs it, so that an idle parser holds no empty
 containers.
 
 A call found in text has an *owner*, the markup it was written in
-(:mod:`streamcalls.detectors._markup`): its failure is reported by the owner,
+(:mod:`streamcalls.detectors._engine.markup`): its failure is reported by the owner,
 when the markup has ended, with the markup as ``raw``.  Past a size limit
 such a call fails at once and its value is then counted to its end without
 being kept, so that the rest of it never spills into the text.
