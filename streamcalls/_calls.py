@@ -381,6 +381,21 @@ class CallAssembler:
             return f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}"
         return ""
 
+    def room(self) -> tuple[int, str]:
+        """How many characters of arguments a new call may take, and the limit that more would break
+        (for a reader that holds a call's arguments itself before it feeds them)."""
+        limits = self.limits
+        buffered = limits.max_buffered_bytes - self.held
+        if limits.max_arguments_bytes <= buffered:
+            return (
+                limits.max_arguments_bytes,
+                f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}",
+            )
+        return (
+            buffered,
+            f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}",
+        )
+
     def whole(self, call: Call, arguments: Any, raw: str | None = None) -> None:
         """Complete a call whose arguments arrived whole (an object or a JSON string)."""
         if call.status != OPEN:
