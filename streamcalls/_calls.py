@@ -18,7 +18,7 @@ made when the first call needs it, so that an idle parser holds no empty
 containers.
 
 A call found in text has an *owner*, the markup it was written in
-(:mod:`streamcalls.detectors._markup`): its failure is reported by the owner,
+(:mod:`streamcalls.detectors._engine.markup`): its failure is reported by the owner,
 when the markup has ended, with the markup as ``raw``.  Past a size limit
 such a call fails at once and its value is then counted to its end without
 being kept, so that the rest of it never spills into the text.
@@ -380,6 +380,21 @@ class CallAssembler:
         if self.held + more > limits.max_buffered_bytes:
             return f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}"
         return ""
+
+    def room(self) -> tuple[int, str]:
+        """How many characters of arguments a new call may take, and the limit that more would break
+        (for a reader that holds a call's arguments itself before it feeds them)."""
+        limits = self.limits
+        buffered = limits.max_buffered_bytes - self.held
+        if limits.max_arguments_bytes <= buffered:
+            return (
+                limits.max_arguments_bytes,
+                f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}",
+            )
+        return (
+            buffered,
+            f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}",
+        )
 
     def whole(self, call: Call, arguments: Any, raw: str | None = None) -> None:
         """Complete a call whose arguments arrived whole (an object or a JSON string)."""

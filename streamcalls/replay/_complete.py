@@ -10,6 +10,14 @@ OpenAI ``chat.completion``, a Responses ``response``, an Ollama
 (:mod:`._complete_blocks`: content kept in the stream's order).  A
 recording that holds a provider error gives that error instead, with a 500
 status, as a request that failed would.
+
+Ollama's, Anthropic's and Bedrock's bodies are what
+:func:`~streamcalls.write_response` writes for the turn, under the replay's
+ids and the recorded stop reason.  The others are built here because the
+replay keeps more of the recording than a turn holds, or writes it otherwise:
+a call's arguments re-serialized (Chat, Cohere) and a cut-off call's as far
+as they came (Chat), the recorded items' ids and places (Responses), a
+Gemini call without its generated id, and the recorded usage as it was.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from typing import Any
 
 from .._api import parse
 from .._events import ProviderError, StreamStarted, ToolCall
+from .._writer import write_response
 from ._complete_blocks import (
     GENERATED,
     Answer,
@@ -145,28 +154,16 @@ def _responses(recording: Recording, model: str, answer: Answer) -> Body:
 
 
 def _ollama(recording: Recording, model: str, answer: Answer) -> Body:
-    message: Body = {"role": "assistant", "content": answer.text}
-    if answer.reasoning:
-        message["thinking"] = answer.reasoning
-    if answer.calls:
-        message["tool_calls"] = [
-            {"id": call.id, "function": {"index": number, "name": call.name, "arguments": call.arguments}}
-            for number, call in enumerate(answer.calls)
-        ]
+    """Ollama's ``done: true`` chat response for the turn (``write_response``), with the model asked
+    for, the recorded ``done_reason`` and counts (0 where the stream gave none)."""
+    body = write_response(answer.turn, "ollama")
     usage = answer.usage
-    return {
-        "model": model,
-        "created_at": "1970-01-01T00:00:00Z",
-        "message": message,
-        "done_reason": answer.finish.provider_reason or "stop",
-        "done": True,
-        "total_duration": 0,
-        "load_duration": 0,
-        "prompt_eval_count": usage.input_tokens or 0,
-        "prompt_eval_duration": 0,
-        "eval_count": usage.output_tokens or 0,
-        "eval_duration": 0,
-    }
+    body["model"] = model
+    body["created_at"] = "1970-01-01T00:00:00Z"
+    body["done_reason"] = answer.finish.provider_reason or "stop"
+    body["prompt_eval_count"] = usage.input_tokens or 0
+    body["eval_count"] = usage.output_tokens or 0
+    return body
 
 
 def _cohere(recording: Recording, model: str, answer: Answer) -> Body:

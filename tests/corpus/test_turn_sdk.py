@@ -22,20 +22,13 @@ from hypothesis import strategies as st
 
 from streamcalls import ReasoningPart, TextPart, ToolCall, Turn, accumulate
 from tests.support import DATA, bytewise, feed_chunks, split_at
+from tests.support.sdk_clients import sdk_client
 
 anthropic = pytest.importorskip("anthropic")
 openai = pytest.importorskip("openai")
-httpx2 = pytest.importorskip("httpx2")  # what the installed SDKs are built on
+pytest.importorskip("httpx2")  # what the installed SDKs are built on
 
 Shape = list[tuple[Any, ...]]
-
-
-def client_for(sdk: Any, body: bytes) -> Any:
-    def answer(request: Any) -> Any:
-        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
-
-    http = httpx2.Client(transport=httpx2.MockTransport(answer))
-    return sdk(api_key="test", base_url="http://sdk.test", http_client=http, max_retries=0)
 
 
 def chunkings(data: bytes) -> list[list[bytes]]:
@@ -68,7 +61,7 @@ ANTHROPIC = [
 
 
 def anthropic_final(body: bytes) -> Any:
-    client = client_for(anthropic.Anthropic, body)
+    client = sdk_client(anthropic.Anthropic, body)
     with client.messages.stream(
         model="model-under-test", max_tokens=1024, messages=[{"role": "user", "content": "Hi"}]
     ) as stream:
@@ -134,7 +127,7 @@ CHAT = [
 
 
 def chat_final(body: bytes) -> Any:
-    client = client_for(openai.OpenAI, body)
+    client = sdk_client(openai.OpenAI, body)
     with client.chat.completions.stream(model="m", messages=[{"role": "user", "content": "Hi"}]) as stream:
         for _ in stream:
             pass
@@ -231,7 +224,7 @@ RESPONSES = [
 
 
 def responses_final(body: bytes) -> Any:
-    client = client_for(openai.OpenAI, body)
+    client = sdk_client(openai.OpenAI, body)
     with client.responses.stream(model="m", input="Hi") as stream:
         for _ in stream:
             pass

@@ -211,6 +211,7 @@ READER_HELPERS = (
     "providers/gemini/partial_args.py",
     "providers/openai_responses/reasoning_items.py",
     "providers/bedrock_invoke/models.py",
+    "providers/openai_chat/views.py",
 )
 RULES = ("providers/*/*_rules.py", "providers/_thinking_rules.py", "providers/_rejected.py")
 

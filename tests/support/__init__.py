@@ -51,7 +51,7 @@ def feed_chunks(chunks: Iterable[bytes], provider: str = "auto", **options: Any)
 
 def after_start(events: Sequence[Event]) -> list[Event]:
     """The events without the stream's :class:`~streamcalls.StreamStarted` (for tests about what
-    follows it; ``tests/test_turn_events.py`` checks the start itself).  It is never anywhere but
+    follows it; :func:`check_reasoning_blocks` checks the start itself).  It is never anywhere but
     before the stream's content: only framing errors may come before it."""
     kept = [event for event in events if type(event) is not StreamStarted]
     if len(kept) < len(events):

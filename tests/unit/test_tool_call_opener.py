@@ -1,6 +1,6 @@
 """The ``<tool_call>`` opener that hermes, qwen3_coder and glm share: every combination of them reads
 each format, and the hermes recordings give the same events under each; the choice waits for the few
-characters after the opener, whatever the chunking (streamcalls/detectors/_tooltag.py)."""
+characters after the opener, whatever the chunking (streamcalls/detectors/_engine/shared.py)."""
 
 from __future__ import annotations
 

@@ -48,12 +48,13 @@ from streamcalls import (
     write_stream,
 )
 from tests.support import Case, corpus, feed_chunks, split_at
+from tests.support.sdk_clients import sdk_client
 from tests.support.ui_streams import Item, event_lists
 from tests.support.writer_blocks import expected_content, same_content
 from tests.support.writer_roundtrip import compare, first_stream, read_back
 
 anthropic = pytest.importorskip("anthropic")
-httpx2 = pytest.importorskip("httpx2")  # what the installed SDK is built on
+pytest.importorskip("httpx2")  # what the installed SDK is built on
 jiter = pytest.importorskip("jiter")  # what the SDK parses a call's partial input with
 
 CASES = corpus()
@@ -79,13 +80,7 @@ class Read:
 
 def sdk_read(body: bytes, pieces: list[int] | None = None) -> Read:
     """What the anthropic SDK's ``messages.stream()`` makes of ``body`` (sent in ``pieces``)."""
-    chunks = [body] if pieces is None else split_at(body, pieces)
-
-    def answer(request: Any) -> Any:
-        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=iter(chunks))
-
-    http = httpx2.Client(transport=httpx2.MockTransport(answer))
-    client = anthropic.Anthropic(api_key="sk-test", http_client=http, max_retries=0)
+    client = sdk_client(anthropic.Anthropic, [body] if pieces is None else split_at(body, pieces))
     request: Any = {"role": "user", "content": "hi"}
     with client.messages.stream(model="claude", max_tokens=100, messages=[request]) as stream:
         try:

@@ -41,11 +41,12 @@ from streamcalls import (
     write_stream,
 )
 from tests.support import Case, corpus
+from tests.support.sdk_clients import sdk_client
 from tests.support.ui_streams import Item, event_lists
 from tests.support.writer_roundtrip import arguments_of, first_stream, with_wire_ids
 
 openai = pytest.importorskip("openai")
-httpx2 = pytest.importorskip("httpx2")  # what the installed SDK is built on
+pytest.importorskip("httpx2")  # what the installed SDK is built on
 from openai.types.chat import ChatCompletion, ChatCompletionChunk  # noqa: E402
 
 CASES = corpus()
@@ -299,16 +300,8 @@ def test_no_usage_no_usage_chunk() -> None:
 # -- the openai SDK's stream helper ----------------------------------------------------------------------
 
 
-def client_for(body: bytes) -> Any:
-    def answer(request: Any) -> Any:
-        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
-
-    http = httpx2.Client(transport=httpx2.MockTransport(answer))
-    return openai.OpenAI(api_key="test", base_url="http://sdk.test", http_client=http, max_retries=0)
-
-
 def sdk_final(body: bytes, *, beta: bool = False) -> Any:
-    client = client_for(body)
+    client = sdk_client(openai.OpenAI, body)
     chat = client.beta.chat if beta else client.chat
     with chat.completions.stream(model="m", messages=[{"role": "user", "content": "Hi"}]) as stream:
         for _ in stream:

@@ -45,11 +45,12 @@ from streamcalls import (
     write_stream,
 )
 from tests.support import Case, corpus
+from tests.support.sdk_clients import sdk_client
 from tests.support.ui_streams import Item, event_lists
 from tests.support.writer_roundtrip import arguments_of, first_stream, with_wire_ids
 
 openai = pytest.importorskip("openai")
-httpx2 = pytest.importorskip("httpx2")  # what the installed SDK is built on
+pytest.importorskip("httpx2")  # what the installed SDK is built on
 from openai.types.responses import Response, ResponseStreamEvent  # noqa: E402
 
 EVENT_TYPES: dict[str, Any] = {
@@ -359,18 +360,10 @@ def test_the_usage() -> None:
 # -- the openai SDK's stream helper ----------------------------------------------------------------------
 
 
-def client_for(body: bytes) -> Any:
-    def answer(request: Any) -> Any:
-        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
-
-    http = httpx2.Client(transport=httpx2.MockTransport(answer))
-    return openai.OpenAI(api_key="test", base_url="http://sdk.test", http_client=http, max_retries=0)
-
-
 def sdk_final(body: bytes) -> Any:
     """The SDK's final response: ``get_final_response()``, or for a response that ended incomplete (the
     helper waits for ``response.completed``) the one its ``response.incomplete`` event holds."""
-    with client_for(body).responses.stream(model="m", input="Hi") as stream:
+    with sdk_client(openai.OpenAI, body).responses.stream(model="m", input="Hi") as stream:
         ended = [event for event in stream if event.type == "response.incomplete"]
         return ended[-1].response if ended else stream.get_final_response()
 

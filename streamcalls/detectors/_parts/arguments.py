@@ -17,7 +17,7 @@ from .._engine.detector import Detector
 from .._engine.machine import fast
 from .._engine.tokens import Tokens
 
-__all__ = ("Ended", "arguments_until", "feed_arguments")
+__all__ = ("Ended", "arguments_until", "cut_off", "feed_arguments")
 
 
 def feed_arguments(calls: CallAssembler, call: Call, text: str, pos: int) -> int:
@@ -27,6 +27,12 @@ def feed_arguments(calls: CallAssembler, call: Call, text: str, pos: int) -> int
     if not call.closed_json and (call.status == OPEN or call.draining):
         return -1
     return pos + rest if rest >= 0 else len(text)
+
+
+def cut_off(detector: Detector, call: Call, rest: str) -> None:
+    """The text ended inside ``call``'s arguments: feed them ``rest`` and fail the call."""
+    detector.calls.feed(call, rest)
+    detector.markup.fail("the arguments were cut off (the text ended inside them)", call)
 
 
 class Ended(IntEnum):

@@ -104,23 +104,12 @@ class BracedCalls(Detector):
         if call is None:  # past max_calls: its markup is dropped
             self._state = _S.SKIP
             return pos + 1
-        limits = self.calls.limits
-        buffered = limits.max_buffered_bytes - self.calls.held
-        if limits.max_arguments_bytes <= buffered:
-            room, error = (
-                limits.max_arguments_bytes,
-                f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}",
-            )
-        else:
-            room = buffered
-            error = (
-                f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}"
-            )
+        room, error = self.calls.room()
         self._reader = BracedArguments(
             self._json.append,
             quote=self.quote,
             json_strings=self.json_strings,
-            max_depth=limits.max_json_depth,
+            max_depth=self.calls.limits.max_json_depth,
             room=room,
             room_error=error,
         )

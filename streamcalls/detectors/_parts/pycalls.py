@@ -267,21 +267,10 @@ class PythonCalls(Detector):
             self._reader = None
             self._skipper = Skipper(")")
             return pos + 1
-        limits = self.calls.limits
-        buffered = limits.max_buffered_bytes - self.calls.held
-        if limits.max_arguments_bytes <= buffered:
-            room, error = (
-                limits.max_arguments_bytes,
-                f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}",
-            )
-        else:
-            room = buffered
-            error = (
-                f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}"
-            )
+        room, error = self.calls.room()
         self._reader = PythonArguments(
             self._json.append,
-            max_depth=limits.max_json_depth,
+            max_depth=self.calls.limits.max_json_depth,
             room=room,
             room_error=error,
             json_names=self.json_literals,

@@ -25,7 +25,7 @@ from ..._call import OPEN, Call
 from .._engine.detector import Detector, Hold, Trigger
 from .._engine.machine import Status, fast
 from .._engine.tokens import literal_at, skip_blanks
-from .._parts.arguments import feed_arguments
+from .._parts.arguments import cut_off, feed_arguments
 
 __all__ = ("DeepSeekDetector",)
 
@@ -183,8 +183,7 @@ class DeepSeekDetector(Detector):
     def finish(self, rest: str) -> str:
         call = self._call
         if call is not None and call.status == OPEN:
-            self.calls.feed(call, rest)
-            self.markup.fail("the arguments were cut off (the text ended inside them)", call)
+            cut_off(self, call, rest)
         elif self._state is _S.HEAD or self._state is _S.NAME_LINE:
             self._fail(0, "the text ended inside a tool call")
         self.status = _Status.DONE

@@ -22,13 +22,14 @@ from enum import IntEnum
 
 import msgspec
 
-from ..._call import OPEN, Call
-from .._engine.detector import Detector, Hold, Trigger
+from ..._call import OPEN
+from .._engine.detector import Hold, Trigger
 from .._engine.machine import Status, fast
 from .._engine.shared import MAX_GAP
 from .._engine.tokens import literal_at, skip_blanks
 from .._engine.tools import STRING
-from .._parts.arguments import feed_arguments
+from .._parts.arguments import cut_off
+from .._parts.namedobject import NamedObject
 
 __all__ = ("FunctionaryV31Detector",)
 
@@ -40,7 +41,7 @@ _MAX_NAME = 256
 _encode = msgspec.json.encode
 
 
-class FunctionaryV31Detector(Detector):
+class FunctionaryV31Detector(NamedObject):
     class State(IntEnum):
         NAME = 0  # after <function=: the name, up to ">"
         GAP = 1  # after ">": blanks, then "{"
@@ -52,11 +53,10 @@ class FunctionaryV31Detector(Detector):
     triggers = (Trigger.literal(_OPEN), Trigger.literal(_PYTHON))
     holds = (Hold.literal(_OPEN), Hold.literal(_PYTHON))
 
-    __slots__ = ("_call", "_name_pieces")
+    __slots__ = ()
 
     def begin(self, trigger: str) -> None:
-        self._call: Call | None = None
-        self._name_pieces: list[str] = []
+        self._begin_call()
         if trigger == _PYTHON:
             self.start(_S.CODE)
             self._call = self.markup.open_call(None, self._python_tool(), deferred=True)
@@ -68,13 +68,9 @@ class FunctionaryV31Detector(Detector):
     # -- <function=NAME>{...}</function> ------------------------------------------------
 
     def _name(self, text: str, pos: int) -> int:
-        room = _MAX_NAME - sum(map(len, self._name_pieces))
-        match = _NAME.match(text, pos, pos + room + 1)
-        assert match is not None
-        if match.end() - pos > room:
+        at = self._take_name(_NAME, _MAX_NAME, text, pos)
+        if at < 0:
             return self._reject(pos)
-        self._name_pieces.append(match.group())
-        at = match.end()
         if at == len(text):
             return at
         if text[at] != ">" or not "".join(self._name_pieces):
@@ -90,20 +86,12 @@ class FunctionaryV31Detector(Detector):
             return pos  # wait
         if text[at] != "{":
             return self._reject(pos)  # prose about the tag, or another format's markup
-        self.committed = True
-        self._call = self.markup.open_call(None, "".join(self._name_pieces))
-        if self._call is None:  # past max_calls
-            return self.stop(at)
-        self.markup.arguments(self._call, at)
-        self._state = _S.ARGUMENTS
-        return at
+        return self._open_object(at, _S.ARGUMENTS)
 
     def _arguments(self, text: str, pos: int) -> int:
-        assert self._call is not None
-        stop = feed_arguments(self.calls, self._call, text, pos)
+        stop = self._feed_object(text, pos)
         if stop < 0:
             return len(text)
-        self.markup.after_arguments(stop)
         self._state = _S.END
         return stop
 
@@ -117,10 +105,6 @@ class FunctionaryV31Detector(Detector):
         if found == 0:
             return pos
         return self.stop(at + len(_CLOSE) if found == 1 else pos)
-
-    def _reject(self, pos: int) -> int:
-        self.status = _Status.REJECTED
-        return pos
 
     # -- <|python_tag|>code ---------------------------------------------------------------
 
@@ -171,8 +155,7 @@ class FunctionaryV31Detector(Detector):
             return ""
         if state is _S.ARGUMENTS and call is not None:
             if call.status == OPEN:
-                self.calls.feed(call, rest)
-                self.markup.fail("the arguments were cut off (the text ended inside them)", call)
+                cut_off(self, call, rest)
             return ""
         return rest  # after the call: blanks, or </function> cut short -- text
 

@@ -25,12 +25,13 @@ from __future__ import annotations
 import re
 from enum import IntEnum
 
-from ..._call import OPEN, Call
-from .._engine.detector import Detector, Hold, Trigger
+from ..._call import OPEN
+from .._engine.detector import Hold, Trigger
 from .._engine.machine import Status, fast
 from .._engine.shared import MAX_GAP
 from .._engine.tokens import Tokens, skip_blanks
-from .._parts.arguments import feed_arguments
+from .._parts.arguments import cut_off
+from .._parts.namedobject import NamedObject
 
 __all__ = ("FunctionaryV32Detector",)
 
@@ -41,7 +42,7 @@ _MAX_NAME = 128
 _SEGMENT = Tokens((_NEXT,))
 
 
-class FunctionaryV32Detector(Detector):
+class FunctionaryV32Detector(NamedObject):
     class State(IntEnum):
         RECIPIENT = 0  # the recipient, up to its line end
         OBJECT = 1  # blanks, then the call's "{"
@@ -53,22 +54,17 @@ class FunctionaryV32Detector(Detector):
     holds = (Hold.literal(_NEXT),)
     opens_text = True  # the prompt wrote the first ">>>": the text opens with a recipient line
 
-    __slots__ = ("_call", "_first", "_name_pieces")
+    __slots__ = ("_first",)
 
     def begin(self, trigger: str) -> None:
-        self._call: Call | None = None
-        self._name_pieces: list[str] = []
+        self._begin_call()
         self._first = not trigger  # the text's first segment (no ">>>" before it)
         self.start(_S.RECIPIENT, committed=False)
 
     def _recipient(self, text: str, pos: int) -> int:
-        room = _MAX_NAME - sum(map(len, self._name_pieces))
-        match = _NAME.match(text, pos, pos + room + 1)
-        assert match is not None
-        if match.end() - pos > room:
+        at = self._take_name(_NAME, _MAX_NAME, text, pos)
+        if at < 0:
             return self._reject(pos)
-        self._name_pieces.append(match.group())
-        at = match.end()
         if at == len(text):
             return at
         name = "".join(self._name_pieces)
@@ -90,13 +86,7 @@ class FunctionaryV32Detector(Detector):
             return pos  # wait
         if text[at] != "{":
             return self._no_object(at)
-        self.committed = True
-        self._call = self.markup.open_call(None, "".join(self._name_pieces))
-        if self._call is None:  # past max_calls
-            return self.stop(at)
-        self.markup.arguments(self._call, at)
-        self._state = _S.ARGUMENTS
-        return at
+        return self._open_object(at, _S.ARGUMENTS)
 
     def _no_object(self, pos: int) -> int:
         if not self.committed:
@@ -109,12 +99,8 @@ class FunctionaryV32Detector(Detector):
         self.markup.fail("a recipient line with no JSON object after it", name="".join(self._name_pieces))
 
     def _arguments(self, text: str, pos: int) -> int:
-        assert self._call is not None
-        stop = feed_arguments(self.calls, self._call, text, pos)
-        if stop < 0:
-            return len(text)
-        self.markup.after_arguments(stop)
-        return self.stop(stop)
+        stop = self._feed_object(text, pos)
+        return len(text) if stop < 0 else self.stop(stop)
 
     def _failed(self, text: str, pos: int) -> int:
         cut, found = _SEGMENT.find(text, pos)
@@ -122,17 +108,12 @@ class FunctionaryV32Detector(Detector):
             return self.stop(cut)
         return cut  # (a ">" or ">>" at the end may begin the next segment: held)
 
-    def _reject(self, pos: int) -> int:
-        self.status = _Status.REJECTED
-        return pos
-
     def finish(self, rest: str) -> str:
         self.status = _Status.DONE
         state = self._state
         call = self._call
         if state is _S.ARGUMENTS and call is not None and call.status == OPEN:
-            self.calls.feed(call, rest)
-            self.markup.fail("the arguments were cut off (the text ended inside them)", call)
+            cut_off(self, call, rest)
             return ""
         if state is _S.OBJECT:
             self._fail()

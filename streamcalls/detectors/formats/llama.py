@@ -6,7 +6,7 @@
 
 The ``<|python_tag|>`` marker is optional: without it the call object stands
 at the start of the text or of a line, and is then a candidate like any bare
-JSON (see :mod:`~streamcalls.detectors.rawjson`).  ``parameters`` and
+JSON (see :mod:`~streamcalls.detectors.formats.rawjson`).  ``parameters`` and
 ``arguments`` both name the arguments; ``;`` separates calls; an end token
 (``<|eom_id|>``, ``<|eot_id|>``) after the calls is markup too.  Code after
 ``<|python_tag|>`` (the code-interpreter tool) is not a JSON call: it stays

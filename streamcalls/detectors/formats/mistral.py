@@ -23,7 +23,7 @@ from ..._call import OPEN, Call
 from .._engine.detector import Detector, Hold, Trigger
 from .._engine.machine import Status, fast
 from .._engine.tokens import literal_at, skip_blanks
-from .._parts.arguments import feed_arguments
+from .._parts.arguments import cut_off, feed_arguments
 from .._parts.callrun import CallRun, Layout
 
 __all__ = ("MistralDetector",)
@@ -149,8 +149,7 @@ class MistralDetector(Detector):
             return self._run.finish(rest)
         if self._call is not None:
             if self._call.status == OPEN:
-                self.calls.feed(self._call, rest)
-                self.markup.fail("the arguments were cut off (the text ended inside them)", self._call)
+                cut_off(self, self._call, rest)
         else:
             self._fail(0, "the text ended inside the [TOOL_CALLS] markup")
         self.status = _Status.DONE
