@@ -46,8 +46,8 @@ from .._events import (
     Usage,
 )
 from .._results import ToolResult
-from ._registry import register
 from ._form import DeltaForm
+from ._registry import register
 from ._sse import json, sse
 from ._target import Block, Call, Stream, Target
 

@@ -74,8 +74,8 @@ from ..._events import (
 )
 from ...writing import Block, Call, Stream, Target, register
 from ...writing._carry import input_and_output
-from ...writing._object_arguments import ObjectGate
 from ...writing._form import DeltaForm
+from ...writing._object_arguments import ObjectGate
 from ...writing._sse import json
 
 __all__ = ("STOP_REASONS", "AnthropicTarget", "error_type", "stop_reason", "wire_usage")
