@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-from . import _native
 from ._errors import UsageError
 from ._events import ReasoningDelta, TextDelta, ToolCallDelta
 from ._names import CodecProviderName, maybe_meant_provider
+from ._native import active, install_send
 from ._turn import Turn
 from .providers import ADAPTERS, ALIASES, PROVIDERS
 from .writing import TARGETS, Block, Call, EventOrder, Target, Writable
@@ -101,7 +101,7 @@ class StreamWriter(EventOrder):
         super().__init__(found, model=model, response_id=response_id, thread_id=thread_id)
         self.target: str = found.name
         """The target's name (an alias given is its provider's name here)."""
-        self._native = _native.active()
+        self._native = active()
 
     @property
     def media_type(self) -> str:
@@ -117,7 +117,7 @@ class StreamWriter(EventOrder):
 
 # The native send (streamcalls/_native/writer.c): each delta whose block or call has a form, written
 # without entering Python, for a writer made on the native path; the Python send for the rest.
-_native.install_send(
+install_send(
     EventOrder,
     {
         "TextDelta": TextDelta,
