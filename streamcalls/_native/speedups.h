@@ -287,5 +287,6 @@ int sse_feed(PyObject *framer, PyObject *data);
 PyObject *install_feed(PyObject *module, PyObject *cls);
 /* writer.c: StreamWriter.send's common case (a delta with its block's or call's DeltaForm) */
 PyObject *install_send(PyObject *module, PyObject *args);
+PyObject *written(PyObject *module, PyObject *unused);
 
 #endif

@@ -29,6 +29,7 @@ static Slot t_text, r_text, d_index, d_fragment;                  /* the three e
 static PyObject *text_type, *reasoning_type, *delta_type, *phase_open;
 static PyObject *python_send = NULL; /* the Python function: every case but the common one */
 static PyMethodDef send_def;
+static unsigned long long deltas_written = 0; /* (for the tests: the native path did write) */
 
 /* -- CRC-32 (zlib's), slicing by 8 -------------------------------------------------------------- */
 
@@ -310,6 +311,7 @@ static PyObject *send_common(PyObject *self, PyObject *event, int *declined)
     if (result != NULL && is_call && slot_set(owner, &c_streamed, Py_True) < 0) {
         Py_CLEAR(result);
     }
+    deltas_written += result != NULL;
 done:
     Py_XDECREF(native);
     Py_XDECREF(phase);
@@ -340,6 +342,11 @@ static int get_class(PyObject *given, const char *name, PyObject **out)
     Py_INCREF(value);
     Py_XSETREF(*out, value);
     return 0;
+}
+
+PyObject *written(PyObject *module, PyObject *unused)
+{
+    return PyLong_FromUnsignedLongLong(deltas_written);
 }
 
 PyObject *install_send(PyObject *module, PyObject *args)
