@@ -184,7 +184,15 @@ static PyObject *write_form(PyObject *form, PyObject *text, int *declined)
             *declined = 1;
             goto done;
         }
-        n_digits = snprintf(digits, sizeof digits, "%lld", number);
+        char reversed[24];
+        long long rest = number;
+        do {
+            reversed[n_digits++] = (char)('0' + rest % 10);
+            rest /= 10;
+        } while (rest > 0);
+        for (Py_ssize_t i = 0; i < n_digits; i++) {
+            digits[i] = reversed[n_digits - 1 - i];
+        }
     }
     int framed = frame != NULL && frame != Py_None;
     Py_ssize_t headers = framed ? PyBytes_GET_SIZE(frame) : 0;
