@@ -48,7 +48,7 @@ def _steady(monkeypatch: pytest.MonkeyPatch) -> None:
 def _written(items: Sequence[Item], target: str) -> list[bytes]:
     numbers = itertools.count(1)
     real = uuid.uuid4
-    uuid.uuid4 = lambda: uuid.UUID(int=next(numbers))  # type: ignore[assignment]
+    uuid.uuid4 = lambda: uuid.UUID(int=next(numbers))
     try:
         writer = streamcalls.StreamWriter(target)  # type: ignore[arg-type]
         out: list[Any] = []
@@ -62,7 +62,7 @@ def _written(items: Sequence[Item], target: str) -> list[bytes]:
             out.append(writer.close())
         return out
     finally:
-        uuid.uuid4 = real  # type: ignore[method-assign]
+        uuid.uuid4 = real
 
 
 def _same(items: Sequence[Item], target: str) -> None:
