@@ -14,10 +14,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from ._errors import UsageError
+from ._events import ReasoningDelta, TextDelta, ToolCallDelta
 from ._names import CodecProviderName, maybe_meant_provider
+from ._native import active, install_send
 from ._turn import Turn
 from .providers import ADAPTERS, ALIASES, PROVIDERS
-from .writing import TARGETS, EventOrder, Target, Writable
+from .writing import TARGETS, Block, Call, EventOrder, Target, Writable
+from .writing._form import Counter, DeltaForm
+from .writing._order import Phase
 
 __all__ = ("StreamWriter", "TargetName", "target_class", "write_response", "write_stream")
 
@@ -97,6 +101,7 @@ class StreamWriter(EventOrder):
         super().__init__(found, model=model, response_id=response_id, thread_id=thread_id)
         self.target: str = found.name
         """The target's name (an alias given is its provider's name here)."""
+        self._native = active()
 
     @property
     def media_type(self) -> str:
@@ -108,6 +113,23 @@ class StreamWriter(EventOrder):
         """The HTTP response headers to send with it: the content type, and for ``"ai-sdk"``
         ``x-vercel-ai-ui-message-stream: v1`` (and no caching or proxy buffering)."""
         return self._target.headers
+
+
+# The native send (streamcalls/_native/writer.c): each delta whose block or call has a form, written
+# without entering Python, for a writer made on the native path; the Python send for the rest.
+install_send(
+    EventOrder,
+    {
+        "TextDelta": TextDelta,
+        "ReasoningDelta": ReasoningDelta,
+        "ToolCallDelta": ToolCallDelta,
+        "OPEN": Phase.OPEN,
+        "Block": Block,
+        "Call": Call,
+        "DeltaForm": DeltaForm,
+        "Counter": Counter,
+    },
+)
 
 
 def write_stream(

@@ -32,7 +32,7 @@ from .._patchwriter import _STRING, PatchWriter
 from ..framing._records import RecordFramer, RecordSink
 from ..framing._sse import SSEFramer
 
-__all__ = ("active", "install_feed", "pure_python", "speedups", "sse_framer")
+__all__ = ("active", "install_feed", "install_send", "pure_python", "speedups", "sse_framer")
 
 
 def _load() -> ModuleType | None:
@@ -98,6 +98,17 @@ def install_feed(parser_class: type[Any]) -> None:
     """
     if speedups is not None:
         speedups.install_feed(parser_class)
+
+
+def install_send(order_class: type[Any], given: dict[str, Any]) -> None:
+    """Where the native path is built, put a native ``send`` in the writer's event order's place.
+
+    It writes a delta whose block or call has a delta form (``streamcalls/writing/_form.py``),
+    for a writer made on the native path, and calls the Python ``send`` (kept) for every other
+    case.  ``given``: the classes and the open phase it reads (see ``writer.c``).
+    """
+    if speedups is not None:
+        speedups.install_send(order_class, given)
 
 
 @contextmanager

@@ -288,6 +288,11 @@ static PyMethodDef methods[] = {
     {"install_feed", install_feed, METH_O,
      "install_feed(parser_class) -> None\n--\n\n"
      "Put the native feed (its common case; the Python feed for the rest) in the class's place."},
+    {"install_send", install_send, METH_VARARGS,
+     "install_send(order_class: type, given: dict) -> None\n--\n\n"
+     "Put the native send (a delta by its DeltaForm; the Python send for the rest) in the class's place."},
+    {"written", written, METH_NOARGS,
+     "written() -> int\n--\n\nDeltas the native send wrote so far."},
     {"counts", counts, METH_NOARGS,
      "counts() -> tuple[int, int]\n--\n\n"
      "Records read so far by the native readers, and records handed to the adapters' on_record."},

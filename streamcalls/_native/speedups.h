@@ -285,5 +285,8 @@ int sse_init_type(PyObject *module);
 int sse_feed(PyObject *framer, PyObject *data);
 /* install_feed(StreamParser): see feed.c. */
 PyObject *install_feed(PyObject *module, PyObject *cls);
+/* writer.c: StreamWriter.send's common case (a delta with its block's or call's DeltaForm) */
+PyObject *install_send(PyObject *module, PyObject *args);
+PyObject *written(PyObject *module, PyObject *unused);
 
 #endif

@@ -46,6 +46,7 @@ from .._events import (
     Usage,
 )
 from .._results import ToolResult
+from ._form import DeltaForm
 from ._registry import register
 from ._sse import json, sse
 from ._target import Block, Call, Stream, Target
@@ -104,6 +105,7 @@ class AgUiTarget(Target):
     def text_start(self, block: Block) -> bytes:
         block.id = self._parent = self.stream.new_id("msg_")
         block.memo = b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":' + json(block.id) + b',"delta":'
+        block.form = DeltaForm(block.memo, b"}\n\n")
         return sse({"type": "TEXT_MESSAGE_START", "messageId": block.id, "role": "assistant"})
 
     def text(self, block: Block, text: str) -> bytes:
@@ -115,6 +117,7 @@ class AgUiTarget(Target):
     def reasoning_start(self, block: Block, started: ReasoningStarted) -> bytes:
         block.id = self.stream.new_id("msg_")
         block.memo = b'data: {"type":"REASONING_MESSAGE_CONTENT","messageId":' + json(block.id) + b',"delta":'
+        block.form = DeltaForm(block.memo, b"}\n\n")
         return sse({"type": "REASONING_START", "messageId": block.id}) + sse(
             {"type": "REASONING_MESSAGE_START", "messageId": block.id, "role": "reasoning"}
         )
@@ -140,6 +143,7 @@ class AgUiTarget(Target):
         if self._parent is None:
             self._parent = self.stream.new_id("msg_")
         call.memo = b'data: {"type":"TOOL_CALL_ARGS","toolCallId":' + json(call.id) + b',"delta":'
+        call.form = DeltaForm(call.memo, b"}\n\n")
         return sse(
             {
                 "type": "TOOL_CALL_START",

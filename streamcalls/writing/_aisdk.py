@@ -43,6 +43,7 @@ from .._events import (
     Usage,
 )
 from .._results import ToolResult
+from ._form import DeltaForm
 from ._registry import register
 from ._sse import DONE, json, sse
 from ._target import Block, Call, Stream, Target
@@ -130,6 +131,7 @@ class AiSdkTarget(Target):
     def text_start(self, block: Block) -> bytes:
         block.id = f"text-{block.number}"
         block.memo = b'data: {"type":"text-delta","id":' + json(block.id) + b',"delta":'
+        block.form = DeltaForm(block.memo, b"}\n\n")
         return sse({"type": "text-start", "id": block.id})
 
     def text(self, block: Block, text: str) -> bytes:
@@ -144,6 +146,7 @@ class AiSdkTarget(Target):
     def reasoning_start(self, block: Block, started: ReasoningStarted) -> bytes:
         block.id = f"reasoning-{block.number}"
         block.memo = b'data: {"type":"reasoning-delta","id":' + json(block.id) + b',"delta":'
+        block.form = DeltaForm(block.memo, b"}\n\n")
         return sse({"type": "reasoning-start", "id": block.id})
 
     def reasoning(self, block: Block, text: str) -> bytes:
@@ -166,6 +169,7 @@ class AiSdkTarget(Target):
 
     def call_start(self, call: Call) -> bytes:
         call.memo = b'data: {"type":"tool-input-delta","toolCallId":' + json(call.id) + b',"inputTextDelta":'
+        call.form = DeltaForm(call.memo, b"}\n\n")
         return sse({"type": "tool-input-start", "toolCallId": call.id, "toolName": call.name})
 
     def call_delta(self, call: Call, fragment: str) -> bytes:

@@ -101,6 +101,7 @@ class EventOrder:
         "_call_delta",
         "_ended_any",
         "_ids",
+        "_native",
         "_open",
         "_phase",
         "_reasoning",
@@ -130,6 +131,7 @@ class EventOrder:
         self._reasoning: Block | None = None
         self._bare = False  # the open reasoning block is a run of bare deltas
         self._blocks = 0
+        self._native = False  # the native send may write its deltas by their forms (StreamWriter's)
         # The steps the hot paths call, bound once.
         self._text = self._target.text
         self._call_delta = self._target.call_delta

@@ -44,6 +44,7 @@ from .._events import (
     ToolCallFailed,
 )
 from .._results import ToolResult
+from ._form import DeltaForm
 
 __all__ = ("Block", "Call", "Stream", "Target")
 
@@ -51,7 +52,7 @@ __all__ = ("Block", "Call", "Stream", "Target")
 class Call:
     """A call the writer saw start: what a target may need of it at any later step."""
 
-    __slots__ = ("ended", "has_result", "id", "index", "memo", "name", "streamed")
+    __slots__ = ("ended", "form", "has_result", "id", "index", "memo", "name", "streamed")
 
     def __init__(self, index: int, id: str, name: str) -> None:
         self.index = index
@@ -69,12 +70,14 @@ class Call:
         """Its ``result`` was written."""
         self.memo = b""
         """Bytes the target formats once for the call and keeps (the head of its delta records)."""
+        self.form: DeltaForm | None = None
+        """How each ``call_delta`` writes, where the target declares it (the native path's)."""
 
 
 class Block:
     """An open text or reasoning block."""
 
-    __slots__ = ("id", "memo", "number")
+    __slots__ = ("form", "id", "memo", "number")
 
     def __init__(self, number: int) -> None:
         self.number = number
@@ -83,6 +86,8 @@ class Block:
         """An id the target gives the block, if its wire names blocks."""
         self.memo = b""
         """Bytes the target formats once for the block and keeps (the head of its delta records)."""
+        self.form: DeltaForm | None = None
+        """How each ``text``/``reasoning`` step writes, where the target declares it (the native path's)."""
 
 
 class Stream:

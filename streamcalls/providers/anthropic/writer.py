@@ -74,6 +74,7 @@ from ..._events import (
 )
 from ...writing import Block, Call, Stream, Target, register
 from ...writing._carry import input_and_output
+from ...writing._form import DeltaForm
 from ...writing._object_arguments import ObjectGate
 from ...writing._sse import json
 
@@ -230,6 +231,7 @@ class AnthropicTarget(Target):
         index = self._next()
         block.id = str(index)
         block.memo = _delta_head(index, b"text_delta", b"text")
+        block.form = DeltaForm(block.memo, _DELTA_TAIL)
         return _block_start(index, {"type": "text", "text": ""})
 
     def text(self, block: Block, text: str) -> bytes:
@@ -248,6 +250,7 @@ class AnthropicTarget(Target):
     def _open_thinking(self, block: Block) -> bytes:
         index = self._thinking = self._next()
         block.memo = _delta_head(index, b"thinking_delta", b"thinking")
+        block.form = DeltaForm(block.memo, _DELTA_TAIL)
         return _block_start(index, {"type": "thinking", "thinking": "", "signature": ""})
 
     def reasoning(self, block: Block, text: str) -> bytes:
@@ -308,6 +311,7 @@ class AnthropicTarget(Target):
         if text is None:
             return b""
         memo = call.memo = self._heads[number]
+        call.form = DeltaForm(memo, _DELTA_TAIL)
         return memo + json(text) + _DELTA_TAIL
 
     def call_end(self, call: Call, completed: ToolCall) -> bytes:

@@ -71,6 +71,7 @@ from ..._events import (
 )
 from ...writing import Block, Call, Stream, Target, register
 from ...writing._carry import input_and_output
+from ...writing._form import DeltaForm
 from ...writing._object_arguments import ObjectGate
 from ...writing._sse import json
 
@@ -266,6 +267,7 @@ class BedrockTarget(Target):
             index = self._next()
             block.id = str(index)
             block.memo = _delta_head(index, _TEXT)
+            block.form = DeltaForm(block.memo, b"}}", frame=_DELTA)
         return b""
 
     def text(self, block: Block, text: str) -> bytes:
@@ -286,6 +288,7 @@ class BedrockTarget(Target):
         if index is None:
             index = self._reasoning = self._next()
             block.memo = _delta_head(index, _REASONING)
+            block.form = DeltaForm(block.memo, b"}}}", frame=_DELTA)
         return index
 
     def reasoning(self, block: Block, text: str) -> bytes:
@@ -337,6 +340,7 @@ class BedrockTarget(Target):
         if text is None:
             return b""
         memo = call.memo = self._heads[number]
+        call.form = DeltaForm(memo, b"}}}", frame=_DELTA)
         return frame(_DELTA, memo + json(text) + b"}}}")
 
     def call_end(self, call: Call, completed: ToolCall) -> bytes:

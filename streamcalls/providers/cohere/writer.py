@@ -52,6 +52,7 @@ from ..._events import (
 )
 from ...writing import Block, Call, Stream, Target, register
 from ...writing._carry import input_and_output
+from ...writing._form import DeltaForm
 from ...writing._sse import json, sse
 
 __all__ = ("CohereTarget", "cohere_usage", "finish_word")
@@ -143,6 +144,7 @@ class CohereTarget(Target):
             + kind.encode()
             + b'":'
         )
+        block.form = DeltaForm(block.memo, _CLOSE_CONTENT)
         block.id = str(index)
         content = {"type": kind, kind: ""}
         return _event("content-start", {"index": index, "delta": {"message": {"content": content}}})
@@ -166,6 +168,8 @@ class CohereTarget(Target):
     def reasoning_start(self, block: Block, started: ReasoningStarted) -> bytes:
         if started.kind == _TOOL_PLAN:
             block.memo = _PLAN  # no start: a tool plan is its deltas
+            if self._error is None:
+                block.form = DeltaForm(_PLAN, _CLOSE_PLAN)
             return b""
         return self._content_start(block, "thinking")
 
@@ -189,6 +193,7 @@ class CohereTarget(Target):
             + head
             + b',"delta":{"message":{"tool_calls":{"function":{"arguments":'
         )
+        call.form = DeltaForm(call.memo, _CLOSE_ARGUMENTS)
         tool_call = {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": ""}}
         return _event(
             "tool-call-start", {"index": call.index, "delta": {"message": {"tool_calls": tool_call}}}

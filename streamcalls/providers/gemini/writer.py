@@ -50,6 +50,7 @@ from ..._events import (
 )
 from ..._statuses import documented_status
 from ...writing import Block, Call, Stream, Target, register
+from ...writing._form import NOTHING, DeltaForm
 from ...writing._sse import json
 
 __all__ = ("GeminiTarget", "finish_word", "usage_metadata")
@@ -190,6 +191,12 @@ class GeminiTarget(Target):
 
     # -- text and reasoning ----------------------------------------------------------------------------
 
+    def text_start(self, block: Block) -> bytes:
+        # (its first text follows at once, through text(): the form holds from the second on)
+        if not self._ended:
+            block.form = DeltaForm(_TEXT, b"}" + self._tail)
+        return b""
+
     def text(self, block: Block, text: str) -> bytes:
         if self._ended:
             return b""
@@ -211,6 +218,8 @@ class GeminiTarget(Target):
         if self._ended:
             return b""
         self._wrote = True
+        if block.form is None:  # (a block may have no text: the form holds once one was written)
+            block.form = DeltaForm(_TEXT, b',"thought":true}' + self._tail)
         return _TEXT + json(text) + b',"thought":true}' + self._tail
 
     def reasoning_end(self, block: Block, completed: ReasoningCompleted) -> bytes:
@@ -221,6 +230,7 @@ class GeminiTarget(Target):
     # -- calls -----------------------------------------------------------------------------------------
 
     def call_start(self, call: Call) -> bytes:
+        call.form = NOTHING
         return b""
 
     def call_delta(self, call: Call, fragment: str) -> bytes:

@@ -43,6 +43,7 @@ from ..._events import (
 )
 from ...writing import Block, Call, Stream, Target, register
 from ...writing._carry import input_and_output
+from ...writing._form import NOTHING, DeltaForm
 from ...writing._sse import json as _json
 
 __all__ = ("OllamaTarget", "done_fields", "done_reason", "rfc3339_now")
@@ -140,6 +141,12 @@ class OllamaTarget(Target):
             return b""
         return self._line({"message": {"role": "assistant", "content": ""}, "done": False})
 
+    def text_start(self, block: Block) -> bytes:
+        # (its first text follows at once, through text(): the form holds from the second on)
+        if not self._ended:
+            block.form = DeltaForm(self._text, b'},"done":false}\n')
+        return b""
+
     def text(self, block: Block, text: str) -> bytes:
         if self._ended:
             return b""
@@ -150,9 +157,12 @@ class OllamaTarget(Target):
         if self._ended:
             return b""
         self._wrote = True
+        if block.form is None:  # (a block may have no text: the form holds once one was written)
+            block.form = DeltaForm(self._thinking, b'},"done":false}\n')
         return self._thinking + json(text) + b'},"done":false}\n'
 
     def call_start(self, call: Call) -> bytes:
+        call.form = NOTHING
         return b""
 
     def call_delta(self, call: Call, fragment: str) -> bytes:

@@ -47,6 +47,7 @@ from ..._events import (
     Usage,
 )
 from ...writing import Block, Call, Stream, Target, register
+from ...writing._form import DeltaForm
 from ...writing._sse import DONE, json, sse
 
 __all__ = ("DETAIL_TEXT", "OpenAIChatTarget", "chat_usage", "finish_word", "usage_counts")
@@ -158,6 +159,10 @@ class OpenAIChatTarget(Target):
 
     # -- text --------------------------------------------------------------------------------
 
+    def text_start(self, block: Block) -> bytes:
+        block.form = DeltaForm(self._head + b'{"content":', b"}" + self._tail)
+        return b""
+
     def text(self, block: Block, text: str) -> bytes:
         return self._head + b'{"content":' + json(text) + b"}" + self._tail
 
@@ -178,6 +183,7 @@ class OpenAIChatTarget(Target):
         else:
             field = _FIELDS.get(kind, "reasoning_content") if self._own and kind else "reasoning_content"
             block.memo = b'{"' + field.encode() + b'":'
+            block.form = DeltaForm(self._head + block.memo, b"}" + self._tail)
         return b""
 
     def reasoning(self, block: Block, text: str) -> bytes:
@@ -185,6 +191,10 @@ class OpenAIChatTarget(Target):
             return self._head + block.memo + json(text) + b"}" + self._tail
         member = b',"summary":' if block.id == "reasoning.summary" else b',"text":'
         delta = b'{"reasoning_details":[' + block.memo + member + json(text) + b"}]}"
+        if block.form is None:  # (the entries after the first are alike)
+            block.form = DeltaForm(
+                self._head + b'{"reasoning_details":[' + self._detail + member, b"}]}" + self._tail
+            )
         block.memo = self._detail
         return self._chunk(delta)
 
@@ -209,6 +219,7 @@ class OpenAIChatTarget(Target):
         index = self._calls
         self._calls += 1
         call.memo = b'{"tool_calls":[{"index":' + str(index).encode() + b',"function":{"arguments":'
+        call.form = DeltaForm(self._head + call.memo, b"}}]}" + self._tail)
         first = {
             "index": index,
             "id": call.id,

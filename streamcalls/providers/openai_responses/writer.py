@@ -57,6 +57,7 @@ from ..._events import (
     Usage,
 )
 from ...writing import Block, Call, Stream, Target, register
+from ...writing._form import Counter, DeltaForm
 from ...writing._sse import json
 from ..openai_chat.writer import usage_counts
 
@@ -175,7 +176,7 @@ def reasoning_item(
 class _Item:
     """An output item being written: its id, its place, and what it holds so far."""
 
-    __slots__ = ("content", "encrypted", "id", "index", "open", "pieces", "summary")
+    __slots__ = ("call", "content", "encrypted", "form", "id", "index", "open", "pieces", "summary")
 
     def __init__(self, item_id: str, index: int) -> None:
         self.id = item_id
@@ -185,6 +186,8 @@ class _Item:
         self.content: list[str] = []
         self.open = False  # a reasoning item's part is open
         self.encrypted: str | None = None
+        self.call: Call | None = None  # a call's item: the call, whose form it keeps while reasoning is open
+        self.form: DeltaForm | None = None
 
 
 @register
@@ -204,11 +207,11 @@ class OpenAIResponsesTarget(Target):
         }
     )
 
-    __slots__ = ("_calls", "_created", "_error", "_message", "_output", "_own", "_reasoning", "_seq")
+    __slots__ = ("_calls", "_created", "_error", "_message", "_output", "_own", "_reasoning", "_sequence")
 
     def __init__(self, stream: Stream) -> None:
         super().__init__(stream)
-        self._seq = 0  # the next event's sequence_number
+        self._sequence = Counter()  # the events' sequence_number
         self._output: list[dict[str, Any] | None] = []  # the items by output_index, once done
         self._own = False  # the stream is a Responses stream: its reasoning items go back as they came
         self._message: _Item | None = None  # the open text block's message item
@@ -218,15 +221,13 @@ class OpenAIResponsesTarget(Target):
         self._created = 0  # the response's created_at
 
     def _event(self, record: dict[str, Any]) -> bytes:
-        record["sequence_number"] = self._seq
-        self._seq += 1
+        record["sequence_number"] = self._sequence.take()
         kind: str = record["type"]
         return b"event: " + kind.encode() + b"\ndata: " + json(record) + b"\n\n"
 
     def _delta(self, memo: bytes, text: str) -> bytes:
         """A delta event: the head its item's part formatted once, the text, the sequence number."""
-        seq = self._seq
-        self._seq = seq + 1
+        seq = self._sequence.take()
         return memo + json(text) + b',"sequence_number":' + str(seq).encode() + b"}\n\n"
 
     def _added(self, prefix: str, item_id: str | None, item: dict[str, Any]) -> tuple[_Item, bytes]:
@@ -242,6 +243,18 @@ class OpenAIResponsesTarget(Target):
     def _done(self, item: _Item, body: dict[str, Any]) -> bytes:
         self._output[item.index] = body
         return self._event({"type": "response.output_item.done", "output_index": item.index, "item": body})
+
+    def _form(self, memo: bytes, item: _Item) -> DeltaForm:
+        """How each delta of an item's open part writes: ``_delta``'s record, its text kept."""
+        return DeltaForm(
+            memo, b"}\n\n", counter=self._sequence, number_head=b',"sequence_number":', pieces=item.pieces
+        )
+
+    def _open_reasoning(self, item: _Item) -> None:
+        """A reasoning item opens: an open call's next delta closes it first (no form till then)."""
+        self._reasoning = item
+        for call_item_ in self._calls.values():
+            call_item_.call.form = None  # type: ignore[union-attr]  # (a call's item)
 
     @staticmethod
     def _memo(kind: str, item: _Item, **where: int) -> bytes:
@@ -266,6 +279,7 @@ class OpenAIResponsesTarget(Target):
         item, added = self._added("msg_", None, message_item("", None))
         self._message = item
         block.memo = self._memo("response.output_text.delta", item, content_index=0)
+        block.form = self._form(block.memo, item)
         part = {"type": "output_text", "text": "", "annotations": []}
         where = {"item_id": item.id, "output_index": item.index, "content_index": 0}
         return out + added + self._event({"type": "response.content_part.added", **where, "part": part})
@@ -298,7 +312,7 @@ class OpenAIResponsesTarget(Target):
             item = None
         if item is None and own:  # its own item, even with no text: it may hold encrypted content
             item, added = self._added("rs_", started.id, {"type": "reasoning", "summary": []})
-            self._reasoning = item
+            self._open_reasoning(item)
             out += added
         if own and started.kind in _PARTS:
             block.id = started.kind
@@ -313,6 +327,7 @@ class OpenAIResponsesTarget(Target):
         if block.id == "reasoning_text":
             where["content_index"] = len(item.content)
             block.memo = self._memo("response.reasoning_text.delta", item, content_index=len(item.content))
+            block.form = self._form(block.memo, item)
             part = {"type": "reasoning_text", "text": ""}
             return self._event({"type": "response.content_part.added", **where, "part": part})
         block.id = "summary_text"
@@ -320,6 +335,7 @@ class OpenAIResponsesTarget(Target):
         block.memo = self._memo(
             "response.reasoning_summary_text.delta", item, summary_index=len(item.summary)
         )
+        block.form = self._form(block.memo, item)
         part = {"type": "summary_text", "text": ""}
         return self._event({"type": "response.reasoning_summary_part.added", **where, "part": part})
 
@@ -329,7 +345,7 @@ class OpenAIResponsesTarget(Target):
         if not block.id:  # the block's first text: another provider's reasoning is a summary
             if item is None:
                 item, out = self._added("rs_", None, {"type": "reasoning", "summary": []})
-                self._reasoning = item
+                self._open_reasoning(item)
             out += self._open_part(block, item)
         item.pieces.append(text)  # type: ignore[union-attr]  # (opened above or at the start)
         return out + self._delta(block.memo, text)
@@ -364,6 +380,8 @@ class OpenAIResponsesTarget(Target):
         if item is None:
             return b""
         self._reasoning = None
+        for call_item_ in self._calls.values():  # their deltas write at once again
+            call_item_.call.form = call_item_.form  # type: ignore[union-attr]  # (a call's item)
         return self._done(item, reasoning_item(item.id, item.summary, item.content, item.encrypted))
 
     # -- calls -------------------------------------------------------------------------------
@@ -373,6 +391,8 @@ class OpenAIResponsesTarget(Target):
         item, added = self._added("fc_", None, call_item("", call.id, call.name, "", "in_progress"))
         self._calls[call.index] = item
         call.memo = self._memo("response.function_call_arguments.delta", item)
+        item.call = call
+        call.form = item.form = self._form(call.memo, item)
         return out + added
 
     def call_delta(self, call: Call, fragment: str) -> bytes:
