@@ -288,6 +288,9 @@ static PyMethodDef methods[] = {
     {"install_feed", install_feed, METH_O,
      "install_feed(parser_class) -> None\n--\n\n"
      "Put the native feed (its common case; the Python feed for the rest) in the class's place."},
+    {"install_turn_add", install_turn_add, METH_VARARGS,
+     "install_turn_add(builder_class, block_class, text_delta, call_delta, reasoning_delta) -> None\n--\n\n"
+     "Put the native add (its hot events; the Python add for the rest) in the class's place."},
     {"counts", counts, METH_NOARGS,
      "counts() -> tuple[int, int]\n--\n\n"
      "Records read so far by the native readers, and records handed to the adapters' on_record."},

@@ -12,6 +12,14 @@ ANTHROPIC_BLOCK_KINDS: tuple[int, int, int]
 def configure(given: dict[str, Any], /) -> None: ...
 def counts() -> tuple[int, int]: ...
 def install_feed(parser_class: type[Any], /) -> None: ...
+def install_turn_add(
+    builder_class: type[Any],
+    block_class: type[Any],
+    text_delta: type[Any],
+    call_delta: type[Any],
+    reasoning_delta: type[Any],
+    /,
+) -> None: ...
 
 class SSEFramer:
     sink: RecordSink

@@ -285,5 +285,7 @@ int sse_init_type(PyObject *module);
 int sse_feed(PyObject *framer, PyObject *data);
 /* install_feed(StreamParser): see feed.c. */
 PyObject *install_feed(PyObject *module, PyObject *cls);
+/* install_turn_add(TurnBuilder, _Reasoning, TextDelta, ToolCallDelta, ReasoningDelta): see turn.c. */
+PyObject *install_turn_add(PyObject *module, PyObject *args);
 
 #endif
