@@ -26,13 +26,26 @@ from typing import Any
 
 from .._call import OPEN, Call
 from .._emitter import Emitter
-from .._events import ToolCallDelta, ToolCallPatch
+from .._events import ReasoningDelta, TextDelta, ToolCallDelta, ToolCallPatch
 from .._jsonscan import BEFORE, SCALAR, SCANNING, JsonScanner
 from .._patchwriter import _STRING, PatchWriter
+from .._turn import TurnBuilder, _Reasoning
 from ..framing._records import RecordFramer, RecordSink
 from ..framing._sse import SSEFramer
 
-__all__ = ("active", "install_feed", "install_send", "pure_python", "speedups", "sse_framer")
+__all__ = (
+    "active",
+    "install_feed",
+    "install_send",
+    "pure_python",
+    "python_turn_add",
+    "speedups",
+    "sse_framer",
+)
+
+python_turn_add = TurnBuilder.add
+"""TurnBuilder's Python ``add``: where the native path is built, a native one takes its hot events
+(a piece of text, reasoning or a call's arguments) and calls this for the rest."""
 
 
 def _load() -> ModuleType | None:
@@ -57,6 +70,7 @@ def _load() -> ModuleType | None:
             "PATCH_STRING": _STRING,
         }
     )
+    _speedups.install_turn_add(TurnBuilder, _Reasoning, TextDelta, ToolCallDelta, ReasoningDelta)
     return _speedups
 
 

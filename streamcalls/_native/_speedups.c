@@ -293,6 +293,9 @@ static PyMethodDef methods[] = {
      "Put the native send (a delta by its DeltaForm; the Python send for the rest) in the class's place."},
     {"written", written, METH_NOARGS,
      "written() -> int\n--\n\nDeltas the native send wrote so far."},
+    {"install_turn_add", install_turn_add, METH_VARARGS,
+     "install_turn_add(builder_class, block_class, text_delta, call_delta, reasoning_delta) -> None\n--\n\n"
+     "Put the native add (its hot events; the Python add for the rest) in the class's place."},
     {"counts", counts, METH_NOARGS,
      "counts() -> tuple[int, int]\n--\n\n"
      "Records read so far by the native readers, and records handed to the adapters' on_record."},

@@ -145,6 +145,7 @@ static int read_compact(const char *p, Py_ssize_t n, Event *e)
         if (!j_at(&c, '"') || j_string(&c, &value) < 0 || match(&c, LIT("}}")) < 0 || j_end(&c) < 0) {
             return -1;
         }
+        e->text = e->partial_json = e->thinking = J_ABSENT; /* (the Event is not cleared before) */
         e->type = J_STR;
         e->type_s = (Str){p + 9, 19, 0}; /* content_block_delta */
         e->delta = J_OBJ;
@@ -297,7 +298,8 @@ int read_anthropic(const Kind *kind, PyObject *sink, const char *p, Py_ssize_t n
     Event e;
     int result = NOT_MINE;
     PyObject *steady = NULL, *index = NULL;
-    memset(&e, 0, sizeof(e));
+    /* (read_compact sets every field it is read for; read_event clears the Event first: a memset
+     * of the whole Event for every record was a measurable part of it) */
     if ((read_compact(p, n, &e) < 0 && read_event(p, n, &e) < 0) || e.type != J_STR) {
         return NOT_MINE;
     }

@@ -288,5 +288,7 @@ PyObject *install_feed(PyObject *module, PyObject *cls);
 /* writer.c: StreamWriter.send's common case (a delta with its block's or call's DeltaForm) */
 PyObject *install_send(PyObject *module, PyObject *args);
 PyObject *written(PyObject *module, PyObject *unused);
+/* install_turn_add(TurnBuilder, _Reasoning, TextDelta, ToolCallDelta, ReasoningDelta): see turn.c. */
+PyObject *install_turn_add(PyObject *module, PyObject *args);
 
 #endif

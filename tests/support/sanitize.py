@@ -34,6 +34,7 @@ BUILD = ROOT / "build" / "sanitize"
 TESTS = (
     "tests/unit/test_native.py",
     "tests/unit/test_native_writer.py",
+    "tests/unit/test_native_turn.py",
     "tests/corpus/test_native_streams.py",
     "tests/corpus/test_fuzz.py",
     "tests/unit/test_sse.py",
