@@ -4,7 +4,7 @@ For each stream every applicable contender is prepared, run once to check
 its calls against the generator's ground truth (a mismatch stops the whole
 benchmark), then timed by :func:`streamcalls.cli._timing.measure` -- the timing
 code ``streamcalls bench`` uses too: CPU time of this thread, rounds of one
-run per contender in an order that rotates each round, the median of each
+run per contender in an order shuffled each round, the median of each
 contender's runs.  Only ratios between results of the same stream, measured
 in the same rounds, are meant to be compared.
 """

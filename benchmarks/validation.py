@@ -11,7 +11,7 @@ the same values to the function (else the benchmark stops, as the stream
 benchmark does on a wrong call).
 
 Times are CPU time of the benchmark's thread per call, medians of rounds in
-which the contenders take turns in a rotating order (see runner.py for why).
+which the contenders take turns in an order shuffled each round (see runner.py for why).
 The schema rows time what happens once per tool: reading the function and
 writing its JSON schema.
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import functools
+import random
 import statistics
 import time
 import uuid
@@ -199,11 +200,11 @@ def _per_call(check: Checker, arguments: dict[str, Any], n: int) -> float:
 
 
 def _rounds(runs: dict[str, Callable[[], float]], rounds: int) -> dict[str, float]:
-    """The median of each run over rounds in which the runs take turns, in a rotating order."""
+    """The median of each run over rounds in which the runs take turns, in an order shuffled each round."""
     samples: dict[str, list[float]] = {key: [] for key in runs}
     keys = list(runs)
     for r in range(rounds):
-        for key in keys[r % len(keys) :] + keys[: r % len(keys)]:
+        for key in random.Random(r).sample(keys, len(keys)):
             samples[key].append(runs[key]())
     return {key: statistics.median(values) for key, values in samples.items()}
 

@@ -1,9 +1,14 @@
 """Timing runs against each other: ``streamcalls bench`` and the benchmark package share this.
 
 Each run function is run once to warm up (and be checked), then the runs
-are timed in rounds of one run each, in an order that rotates every round,
-so that a burst of load from other processes on a shared machine hits every
-run alike.  A result is the median of a run's samples; only ratios between
+are timed in rounds of one run each, in an order shuffled every round (a
+fixed seed per round, so a run's order is reproducible), so that a burst of
+load from other processes on a shared machine hits every run alike, and so
+that no run always follows the same one: a run timed right after a heavy
+one (its memory just freed, the caches full of its data) measured up to
+30 % slower, and a fixed neighbour would charge that to one run every
+round, where a shuffled order gives every run its share and the median
+drops it.  A result is the median of a run's samples; only ratios between
 runs timed in the same rounds are meant to be compared.
 
 Time is the CPU time of this thread (``time.thread_time``), not wall time:
@@ -18,6 +23,7 @@ starts after a collection.
 from __future__ import annotations
 
 import gc
+import random
 import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -120,8 +126,7 @@ def measure(
                 timing.first_kept = True
             repeats.append(settings.repeats(elapsed))
         for round_no in range(max(repeats, default=0)):
-            shift = round_no % len(timings)
-            for number in [*range(shift, len(timings)), *range(shift)]:
+            for number in random.Random(round_no).sample(range(len(timings)), len(timings)):
                 timing = timings[number]
                 if len(timing.runs) >= repeats[number]:
                     continue

@@ -284,7 +284,7 @@ def test_every_floor_runs_over_any_chunking(framing: str, path: Path) -> None:
 # -- the shared timing code ---------------------------------------------------------------------------
 
 
-def test_measure_interleaves_rotating_rounds_and_checks_every_run() -> None:
+def test_measure_interleaves_shuffled_rounds_and_checks_every_run() -> None:
     order: list[str] = []
 
     def run(name: str) -> Callable[[], str]:
@@ -294,28 +294,26 @@ def test_measure_interleaves_rotating_rounds_and_checks_every_run() -> None:
 
         return go
 
-    timings = [Timing(run("a")), Timing(run("b")), Timing(run("c"))]
+    names = "abcdef"
+    timings = [Timing(run(name)) for name in names]
     checked: list[tuple[int, str]] = []
-    measure(
-        timings, Settings(min_runs_fast=3, max_runs=3, budget_s=0.0), lambda i, out: checked.append((i, out))
-    )
-    assert order == [
-        "a",
-        "b",
-        "c",
-        "a",
-        "b",
-        "c",
-        "b",
-        "c",
-        "a",
-        "c",
-        "a",
-        "b",
-    ]  # warm-up, then rotating rounds
-    assert checked == [("abc".index(name), name) for name in order]
-    assert [len(t.runs) for t in timings] == [3, 3, 3]
+    rounds = 12
+    settings = Settings(min_runs_fast=rounds, max_runs=rounds, budget_s=0.0)
+    measure(timings, settings, lambda i, out: checked.append((i, out)))
+    assert order[:6] == list(names)  # the warm-up, in order
+    timed = [order[6 + 6 * n : 12 + 6 * n] for n in range(rounds)]
+    assert all(sorted(each) == list(names) for each in timed)  # every run once a round
+    assert len({"".join(each) for each in timed}) > rounds // 2  # the order changes
+    # No run always follows the same one: after a heavy run, another run each time.
+    after = {name: {each[each.index(name) + 1] for each in timed if each[-1] != name} for name in names}
+    assert all(len(followers) > 1 for followers in after.values())
+    assert checked == [(names.index(name), name) for name in order]
+    assert [len(t.runs) for t in timings] == [rounds] * 6
     assert all(not t.first_kept for t in timings)
+    again: list[str] = []
+    order, kept = again, order
+    measure([Timing(run(name)) for name in names], settings)
+    assert again == kept  # the same seeds: the same order
 
 
 def test_a_check_that_fails_stops_the_measurement() -> None:
