@@ -22,7 +22,8 @@ from setuptools.command.build_ext import build_ext
 
 NATIVE = "streamcalls/_native"
 SOURCES = [
-    f"{NATIVE}/{name}.c" for name in ("_speedups", "sse", "json", "calls", "openai", "anthropic", "feed")
+    f"{NATIVE}/{name}.c"
+    for name in ("_speedups", "sse", "json", "calls", "openai", "anthropic", "feed", "triggers")
 ]
 
 

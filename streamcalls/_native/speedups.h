@@ -285,5 +285,9 @@ int sse_init_type(PyObject *module);
 int sse_feed(PyObject *framer, PyObject *data);
 /* install_feed(StreamParser): see feed.c. */
 PyObject *install_feed(PyObject *module, PyObject *cls);
+#ifndef Py_LIMITED_API
+/* next_candidate(text, pos, lead, nexts, prevs): see triggers.c. */
+PyObject *next_candidate(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+#endif
 
 #endif
