@@ -15,7 +15,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamcalls import ToolCallFailed
+from streamcalls import Event, ToolCallFailed
 from tests.support import feed_chunks, normalize, split_at
 
 MODEL = "moonshotai/Kimi-K2-Instruct"
@@ -92,7 +92,7 @@ def documents(draw: st.DrawFn) -> str:
     return text
 
 
-def run(chunks: list[bytes]) -> list[object]:
+def run(chunks: list[bytes]) -> list[Event]:
     return normalize(feed_chunks(chunks, "text", model=MODEL))
 
 
