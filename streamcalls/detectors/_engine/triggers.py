@@ -48,13 +48,17 @@ CPython offers (measured on the bench's prose, 1 MB held as 4-byte characters):
   ``]<]minimax[>[``, is found by its ``<``, so no format adds a scan for ``]``;
 - a character whose one trigger is a plain literal (``[TOOL_CALLS]`` with
   only ``mistral`` on) is found by ``str.find`` of the literal itself;
-- once :data:`MISSES` occurrences that began no trigger came less than
-  :data:`GAP` characters apart on average (a text dense with ``<``), the
+- once :data:`.occurrences.MISSES` occurrences that began no trigger came less than
+  :data:`.occurrences.GAP` characters apart on average (a text dense with ``<``), the
   engine scans the rest, faster there;
 - a group before an alternative's first character keeps the engine from
   skipping that alternative at a glance, so the scans hold no groups: which
   trigger a scan found is told afterwards by matching the triggers' own
   patterns there, in order, as the alternation chooses.
+
+Where the native path is built, the occurrence test is made in C
+(:mod:`.occurrences`): only the occurrences a trigger may begin at come back to
+Python, to be matched.
 
 So a new format whose triggers begin with ``<`` or ``[`` adds no pass over the
 text and no test per occurrence.  Each scan's next match is kept
