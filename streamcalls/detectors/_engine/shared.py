@@ -75,7 +75,10 @@ class SharedOpener(Detector):
 
     def begin(self, trigger: str) -> None:
         self.markup.retag(self._first)
-        self.start(_S.CHOOSE)
+        # Uncommitted until a format is chosen, and then as committed as that format: one that
+        # gives an uncommitted opener back as text (Granite's ``<tool_call>`` with no ``[`` after
+        # it) must find the channel holding that text.
+        self.start(_S.CHOOSE, committed=False)
         self._chosen = None
         self._trigger = trigger
 
@@ -100,6 +103,7 @@ class SharedOpener(Detector):
         assert detector is not None
         stop = detector.feed(text, pos)
         self.status = detector.status
+        self.committed = detector.committed
         return stop
 
     def finish(self, rest: str) -> str:
@@ -129,6 +133,7 @@ class SharedOpener(Detector):
         self.markup.retag(detector.name)
         detector.markup = self.markup  # one record, whichever format reads the region
         detector.begin(self._trigger)
+        self.committed = detector.committed
         self._chosen = detector
         return detector
 
