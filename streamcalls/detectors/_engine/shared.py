@@ -75,10 +75,13 @@ class SharedOpener(Detector):
 
     def begin(self, trigger: str) -> None:
         self.markup.retag(self._first)
-        # Uncommitted until a format is chosen, and then as committed as that format: one that
-        # gives an uncommitted opener back as text (Granite's ``<tool_call>`` with no ``[`` after
-        # it) must find the channel holding that text.
-        self.start(_S.CHOOSE, committed=False)
+        # While it chooses, as committed as the format it falls back to (begun to tell: a choice
+        # begins it afresh), and then as the chosen one: a format that gives an uncommitted opener
+        # back as text (Granite's ``<tool_call>`` with no ``[`` after it) must find the channel
+        # holding that text.
+        fallback = self._formats[0]
+        fallback.begin(trigger)
+        self.start(_S.CHOOSE, committed=fallback.committed)
         self._chosen = None
         self._trigger = trigger
 
