@@ -80,6 +80,7 @@ class SharedOpener(Detector):
         # back as text (Granite's ``<tool_call>`` with no ``[`` after it) must find the channel
         # holding that text.
         fallback = self._formats[0]
+        fallback.markup = self.markup  # (as a choice sets it: one record, whichever format reads)
         fallback.begin(trigger)
         self.start(_S.CHOOSE, committed=fallback.committed)
         self._chosen = None
