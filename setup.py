@@ -23,7 +23,18 @@ from setuptools.command.build_ext import build_ext
 NATIVE = "streamcalls/_native"
 SOURCES = [
     f"{NATIVE}/{name}.c"
-    for name in ("_speedups", "sse", "json", "calls", "openai", "anthropic", "feed", "writer", "turn")
+    for name in (
+        "_speedups",
+        "sse",
+        "json",
+        "calls",
+        "openai",
+        "anthropic",
+        "feed",
+        "writer",
+        "turn",
+        "triggers",
+    )
 ]
 
 

@@ -302,6 +302,11 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_O,
      "configure(given: dict) -> None\n--\n\n"
      "The pure-Python classes and constants the native path shares state with (once, at import)."},
+#ifndef Py_LIMITED_API
+    {"next_candidate", (PyCFunction)(void (*)(void))next_candidate, METH_FASTCALL,
+     "next_candidate(text, pos, lead, nexts, prevs, /) -> int\n--\n\n"
+     "The text channel's next occurrence of lead worth matching (see triggers.c), or -1."},
+#endif
     {NULL, NULL, 0, NULL},
 };
 

@@ -22,6 +22,10 @@ def install_turn_add(
     reasoning_delta: type[Any],
     /,
 ) -> None: ...
+def next_candidate(text: str, pos: int, lead: str, nexts: str | None, prevs: str, /) -> int: ...
+
+# (next_candidate is not built under the stable ABI: streamcalls.detectors._engine.occurrences
+# looks it up with getattr)
 
 class SSEFramer:
     sink: RecordSink

@@ -290,5 +290,9 @@ PyObject *install_send(PyObject *module, PyObject *args);
 PyObject *written(PyObject *module, PyObject *unused);
 /* install_turn_add(TurnBuilder, _Reasoning, TextDelta, ToolCallDelta, ReasoningDelta): see turn.c. */
 PyObject *install_turn_add(PyObject *module, PyObject *args);
+#ifndef Py_LIMITED_API
+/* next_candidate(text, pos, lead, nexts, prevs): see triggers.c. */
+PyObject *next_candidate(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+#endif
 
 #endif

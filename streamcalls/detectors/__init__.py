@@ -91,8 +91,10 @@ the events alone, on every fuzz input (any provider's text) and in property
 tests over every registered detector.
 
 May import: the core's leaf modules (events, errors, the call assembler, the
-tools' definitions, the model families).  Never framing, a provider, the
-parser, the codec or anything that does I/O.
+tools' definitions, the model families), and the native path's switch
+(``streamcalls._native``, whose C occurrence test the trigger search uses where
+it is built).  Never framing, a provider, the parser, the codec or anything
+that does I/O.
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ from benchmarks import textformats
 from benchmarks.contenders import Contender
 from benchmarks.runner import Settings, check, measure_group
 from benchmarks.streams import Stream
+from streamcalls.detectors import DETECTORS
+from tests.support.fuzzing import DETECTORS as FUZZED
 
 CALLS = [textformats.format_stream(fmt, 6000, args_bytes=500) for fmt in textformats.FORMATS]
 PROSE = [textformats.prose_stream(6000, read) for read in textformats.PROSE_READS]
@@ -38,3 +40,12 @@ def test_the_table_and_targets_render() -> None:
     table = textformats.markdown_formats(results)
     assert "| text-qwen3_coder-6KB | streamcalls, the format's detector |" in table
     assert textformats.targets(results) == []  # the targets name the 100 KB, 1 MB streams only
+
+
+def test_every_registered_detector_is_benched_or_said_not_to_be() -> None:
+    # The formats are read from the registry, as the fuzz harness's detectors are: a new format
+    # is benched unless NOT_BENCHED names it (and render() refuses a format it cannot write).
+    assert set(textformats.NOT_BENCHED) <= set(DETECTORS)
+    assert set(textformats.FORMATS) | set(textformats.NOT_BENCHED) == set(DETECTORS) == set(FUZZED)
+    with pytest.raises(ValueError, match="no renderer"):
+        textformats.render("not_a_format", "f", {})

@@ -83,48 +83,9 @@ PROVIDERS = (
     "text",
     "bedrock-invoke",  # last: a header's first byte keeps naming the providers before it
 )
-DETECTORS = (
-    "fence",
-    "json",
-    "hermes",
-    "mistral",
-    "llama",
-    "deepseek",
-    "harmony",
-    "kimi",
-    "pythonic",
-    "qwen3_coder",
-    "glm",
-    "minimax",
-    "dsml",
-    "think",
-    "think_prompted",
-    # fxml formats
-    "seed_oss",
-    "step3",
-    "minimax_m3",
-    "minicpm5",
-    "kimi_k3",
-    "olmo3",
-    "lfm2",
-    "gemma4",
-    "functiongemma",
-    # fjson formats
-    "jamba",
-    "internlm",
-    "apertus",
-    "cohere_command",
-    "granite",
-    "granite_fc",
-    "phi4_mini",
-    "xlam",
-    "longcat",
-    "nemotron",
-    "gigachat",
-    "functionary_v31",
-    "functionary_v32",
-    "answer",
-)
+# Every registered detector, in the registry's order (streamcalls/detectors/formats FORMATS), which
+# is the header's bit order: new detectors are appended there, so that saved inputs keep their meaning.
+DETECTORS = tuple(streamcalls.detectors.DETECTORS)
 # The detectors whose tags frame the model's text (reasoning, an answer's tags): tests/support/conservation.py
 # lets those tags vanish while one of them is on.
 # Every detector but those that read the text from its first character (think_prompted reads

@@ -6,7 +6,7 @@ It builds streamcalls/_native with ``-fsanitize=address,undefined`` into a copy
 of the checkout's package, tests and fuzz harness (``build/sanitize/``,
 git-ignored), checks that the copy is the one imported, and runs in it: the
 differential tests (every recording of the corpus, the generated streams, the
-framer at every limit), the fuzz tests (mutated recordings and random bytes
+framer at every limit, the text channel's occurrence test and trigger search), the fuzz tests (mutated recordings and random bytes
 through both paths, every saved fuzz regression), then the fuzz gate's inputs.
 The gate's fixed run is made first without the sanitizers (they take over the
 coverage hooks libFuzzer needs), keeping every input it found; each of those
@@ -39,6 +39,8 @@ TESTS = (
     "tests/corpus/test_fuzz.py",
     "tests/unit/test_sse.py",
     "tests/corpus/test_corpus.py",
+    "tests/unit/test_native_triggers.py",
+    "tests/unit/test_trigger_search.py",
 )
 FLAGS = ("-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g", "-O1")
 

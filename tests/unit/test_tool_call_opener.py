@@ -55,3 +55,21 @@ def test_the_opener_waits_for_what_follows_it_across_any_split() -> None:
 def test_more_than_64_blanks_after_the_opener_is_no_format_s() -> None:
     events = parse_all("<tool_call>" + " " * 70 + "<function=f>", list(SHARED))
     assert failed(events) == [("", "<tool_call>", "<tool_call> with no tool name after it")]
+
+
+@pytest.mark.parametrize(
+    ("detect", "text", "raws"),
+    [
+        (("granite", "xlam"), "a <tool_call>m", []),  # Granite's: text unless "[" follows
+        (("xlam", "granite"), "a m", ["<tool_call>"]),  # xLAM's: markup with no call, failed
+    ],
+)
+def test_an_opener_the_chosen_format_gives_back_stays_text(
+    detect: tuple[str, ...], text: str, raws: list[str]
+) -> None:
+    # A fuzz finding (tests/fuzz_regressions/granite-xlam-shared-opener-given-back.bin): shared with
+    # xLAM and chosen for "m", Granite gave "<tool_call>" back as text, and it was lost: the opener
+    # was committed while it chose, so the channel held nothing to give back.
+    for chunks in ([b"a <tool_call>m"], bytewise(b"a <tool_call>m")):
+        events = feed_chunks(chunks, "text", detect=detect)
+        assert (text_of(events), [raw for _, raw, _ in failed(events)]) == (text, raws)

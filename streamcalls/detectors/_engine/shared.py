@@ -75,7 +75,14 @@ class SharedOpener(Detector):
 
     def begin(self, trigger: str) -> None:
         self.markup.retag(self._first)
-        self.start(_S.CHOOSE)
+        # While it chooses, as committed as the format it falls back to (begun to tell: a choice
+        # begins it afresh), and then as the chosen one: a format that gives an uncommitted opener
+        # back as text (Granite's ``<tool_call>`` with no ``[`` after it) must find the channel
+        # holding that text.
+        fallback = self._formats[0]
+        fallback.markup = self.markup  # (as a choice sets it: one record, whichever format reads)
+        fallback.begin(trigger)
+        self.start(_S.CHOOSE, committed=fallback.committed)
         self._chosen = None
         self._trigger = trigger
 
@@ -100,6 +107,7 @@ class SharedOpener(Detector):
         assert detector is not None
         stop = detector.feed(text, pos)
         self.status = detector.status
+        self.committed = detector.committed
         return stop
 
     def finish(self, rest: str) -> str:
@@ -129,6 +137,7 @@ class SharedOpener(Detector):
         self.markup.retag(detector.name)
         detector.markup = self.markup  # one record, whichever format reads the region
         detector.begin(self._trigger)
+        self.committed = detector.committed
         self._chosen = detector
         return detector
 

@@ -48,13 +48,17 @@ CPython offers (measured on the bench's prose, 1 MB held as 4-byte characters):
   ``]<]minimax[>[``, is found by its ``<``, so no format adds a scan for ``]``;
 - a character whose one trigger is a plain literal (``[TOOL_CALLS]`` with
   only ``mistral`` on) is found by ``str.find`` of the literal itself;
-- once :data:`MISSES` occurrences that began no trigger came less than
-  :data:`GAP` characters apart on average (a text dense with ``<``), the
+- once :data:`.occurrences.MISSES` occurrences that began no trigger came less than
+  :data:`.occurrences.GAP` characters apart on average (a text dense with ``<``), the
   engine scans the rest, faster there;
 - a group before an alternative's first character keeps the engine from
   skipping that alternative at a glance, so the scans hold no groups: which
   trigger a scan found is told afterwards by matching the triggers' own
   patterns there, in order, as the alternation chooses.
+
+Where the native path is built, the occurrence test is made in C
+(:mod:`.occurrences`): only the occurrences a trigger may begin at come back to
+Python, to be matched.
 
 So a new format whose triggers begin with ``<`` or ``[`` adds no pass over the
 text and no test per occurrence.  Each scan's next match is kept
@@ -72,6 +76,7 @@ from enum import IntEnum
 from typing import Any, NamedTuple
 
 from .detector import Detector, Hold, Trigger
+from .occurrences import Scan, occurrence
 
 __all__ = ("HOLD_WINDOW", "SHORT", "Found", "Holds", "Patterns", "TriggerSearch", "Where", "patterns")
 
@@ -92,8 +97,6 @@ class Where(IntEnum):
 HOLD_WINDOW = 96  # no held prefix is longer than this
 
 SHORT = 1024  # up to this many characters, one search holding every trigger
-MISSES = 64  # occurrences of a first character that are no trigger, before the engine may take over
-GAP = 256  # ... if they came at most this many characters apart, on average
 
 Found = tuple[int, int, int]  # a trigger found: (start, stop, trigger number)
 NONE: Found = (-1, -1, -1)  # a scan with no match left in the text
@@ -103,22 +106,6 @@ _FEW = 4  # alternatives the engine tries one by one as fast as it would fold th
 
 
 # -- the search --------------------------------------------------------------------------------
-
-
-class _Scan(NamedTuple):
-    """One scan, and how to tell which trigger it found."""
-
-    pattern: re.Pattern[str]  # the triggers of one first character, without groups
-    line: bool  # it matches the line end before its trigger
-    triggers: tuple[tuple[int, re.Pattern[str]], ...]  # (trigger number, its own pattern), in order
-    literal: str  # its one trigger, if that is a plain string: found by str.find
-    lead: str  # the first character its triggers share (not for line triggers)
-    rest: re.Pattern[str]  # its triggers after the first character, anchored
-    # What an occurrence of ``lead`` must stand between to be worth matching ``rest`` against:
-    # one of ``nexts`` after it (None: any character), or one of ``prevs`` before it (a token found
-    # by a later character of it, or a line trigger that joined this scan, behind its line end).
-    nexts: frozenset[str] | None
-    prevs: frozenset[str]
 
 
 def _distinct(triggers: Sequence[Trigger]) -> list[tuple[int, Trigger]]:
@@ -218,7 +205,7 @@ class _Identified:
         raise AssertionError("the triggers matched, none of them alone")  # pragma: no cover
 
 
-def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
+def _scans(triggers: Sequence[Trigger]) -> tuple[Scan, ...]:
     line, by_lead = _searched(triggers)
     # A line trigger whose first character another scan looks for anyway, occurrence by occurrence
     # (``<think>`` beside the ``<`` markers, a bare ``[`` beside ``[TOOL_CALLS]``), joins that scan,
@@ -234,7 +221,7 @@ def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
     if line:
         source = "\\n" + _alternatives([t.pattern for _, t in line], "".join(t.lead for _, t in line))
         own = tuple((number, re.compile(t.pattern)) for number, t in line)
-        scans.append(_Scan(re.compile(source), True, own, "", "", _NEVER, None, frozenset()))
+        scans.append(Scan(re.compile(source), True, own, "", "", _NEVER, None, frozenset(), None, ""))
     for lead, members in joined.items():
         members.sort(key=lambda member: member[0])
         after_line = f"(?<=\\n{re.escape(lead)})"
@@ -250,7 +237,7 @@ def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
         literal = _literal(members[0][1]) if len(members) == 1 and not members[0][1].line_start else ""
         nexts, prevs = _neighbours([t for _, t in members])
         scans.append(
-            _Scan(
+            Scan(
                 re.compile(re.escape(lead) + rests),
                 False,
                 own,
@@ -259,6 +246,8 @@ def _scans(triggers: Sequence[Trigger]) -> tuple[_Scan, ...]:
                 re.compile(rests),
                 nexts,
                 prevs,
+                None if nexts is None else "".join(sorted(nexts)),
+                "".join(sorted(prevs)),
             )
         )
     return tuple(scans)
@@ -353,13 +342,13 @@ class TriggerSearch:
         return best
 
 
-def _next(scan: _Scan, text: str, pos: int) -> Found:
+def _next(scan: Scan, text: str, pos: int) -> Found:
     """The next trigger ``scan`` finds at or after ``pos``, or NONE."""
     if scan.literal:
         at = text.find(scan.literal, pos)
         return (at, at + len(scan.literal), scan.triggers[0][0]) if at >= 0 else NONE
     if scan.lead:
-        at = _occurrence(scan, text, pos)
+        at = occurrence(scan, text, pos)
         if at < -1:  # a text dense with this character: the engine scans the rest faster
             pos = -2 - at
         else:
@@ -370,57 +359,7 @@ def _next(scan: _Scan, text: str, pos: int) -> Found:
     return _which(scan, text, match.start() + 1 if scan.line else match.start())
 
 
-def _occurrence(scan: _Scan, text: str, pos: int) -> int:
-    """Where the first occurrence of ``scan``'s first character at or after ``pos`` that begins one
-    of its triggers is, or -1; or, once :data:`MISSES` occurrences that were none came less than
-    :data:`GAP` characters apart on average, ``-2 - where`` the next one is.
-
-    Only where a trigger may begin (one of ``nexts`` after the occurrence, or one of ``prevs``
-    before it) is the regex tried.  Most occurrences are prose, and each test costs about as much
-    as the ``str.find`` that found the occurrence, so each loop below makes only the tests its
-    triggers need.
-    """
-    find, lead, rest, nexts, prevs = text.find, scan.lead, scan.rest, scan.nexts, scan.prevs
-    last = len(text) - 1
-    at = begin = find(lead, pos)
-    limit = MISSES
-    misses = 0
-    if nexts is None:
-        while at >= 0:
-            if misses == limit:
-                if at - begin <= misses * GAP:
-                    return -2 - at
-                limit += MISSES
-            if rest.match(text, at + 1) is not None:
-                return at
-            misses += 1
-            at = find(lead, at + 1)
-    elif not prevs:
-        while at >= 0:
-            if misses == limit:
-                if at - begin <= misses * GAP:
-                    return -2 - at
-                limit += MISSES
-            if at < last and text[at + 1] in nexts and rest.match(text, at + 1) is not None:
-                return at
-            misses += 1
-            at = find(lead, at + 1)
-    else:
-        while at >= 0:
-            if misses == limit:
-                if at - begin <= misses * GAP:
-                    return -2 - at
-                limit += MISSES
-            if ((at < last and text[at + 1] in nexts) or (at and text[at - 1] in prevs)) and rest.match(
-                text, at + 1
-            ) is not None:
-                return at
-            misses += 1
-            at = find(lead, at + 1)
-    return -1
-
-
-def _which(scan: _Scan, text: str, start: int) -> Found:
+def _which(scan: Scan, text: str, start: int) -> Found:
     for number, pattern in scan.triggers:
         found = pattern.match(text, start)
         if found is not None:

@@ -1,6 +1,8 @@
 """The text formats, one small module each, declared on the engine and its parts.
 
-:data:`FORMATS` lists them in registration order (the order of ``DETECTORS``).
+:data:`FORMATS` lists them in registration order (the order of ``DETECTORS``).  A new format is
+appended: the fuzz harness names detectors by their place here (``tests/support/fuzzing.py``, a
+bit of an input's header each), and saved inputs keep their meaning only if the places do.
 
 May import: the core's leaf modules, the engine and the parts.
 """

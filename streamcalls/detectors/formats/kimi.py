@@ -194,9 +194,12 @@ class KimiDetector(Detector):
             return pos + len(CALL_END)
         if found == 0:
             return pos
-        if any(literal_at(text, pos, token) >= 0 for token in (CALL_BEGIN, *SECTION_ENDS)):
+        others = [literal_at(text, pos, token) for token in (CALL_BEGIN, *SECTION_ENDS)]
+        if 1 in others:
             self._state = _S.BETWEEN  # no <|tool_call_end|>: the next call, or the section's end, ends it
             return pos
+        if 0 in others:
+            return pos  # the text so far begins one of them: wait (another token would fail otherwise)
         if not self._section:
             return self.stop(pos)
         return self._unexpected(pos, "expected <|tool_call_end|> after the arguments")
