@@ -5,8 +5,12 @@ through one :class:`CallAssembler` -- the call half of the
 :class:`~streamcalls._emitter.Emitter` they all write into --, which is where the protocol is kept:
 each call gets exactly one :class:`ToolCallStarted` (once its name is
 known), then any number of :class:`ToolCallDelta`, then exactly one
-:class:`ToolCallCompleted` or :class:`ToolCallFailed`.  Stream indices,
-generated ids and the per-call limits live here too.
+:class:`ToolCallCompleted` or :class:`ToolCallFailed`.  Stream indices live
+here too.  Its rules each have a module of their own, which it applies: the
+ids made unique (:mod:`streamcalls._callids`), the per-call limits
+(:mod:`streamcalls._calllimits`), arguments that arrive whole
+(:mod:`streamcalls._wholeargs`), and a call written twice, natively and in
+the text, kept as one (:mod:`streamcalls._copies`).
 
 Argument fragments are added to the call's text (:class:`~streamcalls._call.Call`);
 the :class:`~streamcalls._jsonscan.JsonScanner` says when the JSON closed, and
@@ -19,10 +23,7 @@ containers.
 
 A call found in text has an *owner*, the markup it was written in
 (:mod:`streamcalls.detectors._engine.markup`): its failure is reported by the owner,
-when the markup has ended, with the markup as ``raw``.  Past a size limit
-such a call fails at once and its value is then counted to its end without
-being kept (:mod:`streamcalls._arglimits`).  A call written both natively and
-in the text is one call (:mod:`streamcalls._copies`).
+when the markup has ended, with the markup as ``raw``.
 """
 
 from __future__ import annotations
@@ -30,13 +31,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
-from ._arglimits import breach, drain, feed_over_limit, text_over_limit, too_deep
-from ._arglimits import room as _room
-from ._arguments import IdFactory, decode_arguments, json_kind, random_call_id
+from ._arguments import IdFactory, decode_arguments, random_call_id
 from ._call import COMPLETED, FAILED, JOIN_EVERY, OPEN, Call, CallOwner
 from ._callids import IdsInUse
+from ._calllimits import breach, drain, feed_over_limit, text_over_limit, too_deep, too_many_calls
+from ._calllimits import room as _room
 from ._copies import Unpaired, may_be_copy, remember, take_original
 from ._events import (
     Event,
@@ -49,13 +48,12 @@ from ._events import (
 from ._jsonscan import COMPLETE, SCALAR, TOO_DEEP
 from ._limits import Limits
 from ._patchwriter import PatchWriter
+from ._wholeargs import whole_arguments
 
 __all__ = ("CallAssembler", "Put")
 
 Put = Callable[[Event], None]
 """How an event goes out: the emitter's ``put`` (its output list's ``append``)."""
-
-_encode = msgspec.json.encode
 
 # ``sources`` while no call has started, and once only native calls have: shared.
 _NO_SOURCES: frozenset[str] = frozenset()
@@ -133,12 +131,7 @@ class CallAssembler:
         if self._opened >= limits.max_calls:
             if self._opened == limits.max_calls:
                 self._opened += 1
-                index = self.count
-                self.count += 1
-                call_id = self._unique(call_id or self._new_id())
-                self.put(ToolCallStarted(index, call_id, name or ""))
-                error = f"stream has more calls than max_calls={limits.max_calls}; the rest are dropped"
-                self.put(ToolCallFailed(index, call_id, name or "", "", error))
+                too_many_calls(self, call_id, name or "")
             return None
         self._opened += 1
         call = Call(call_id or self._new_id(), name or "", source, limits.max_json_depth, deferred)
@@ -319,33 +312,7 @@ class CallAssembler:
 
     def whole(self, call: Call, arguments: Any, raw: str | None = None) -> None:
         """Complete a call whose arguments arrived whole (an object or a JSON string)."""
-        if call.status != OPEN:
-            return
-        if isinstance(arguments, str):
-            self.feed(call, arguments)
-            self.end(call)
-            return
-        if arguments is None:  # no arguments at all: {}
-            arguments = {}
-            raw = ""
-        if raw is None:
-            encoded = _encode(arguments)
-            text = encoded.decode()
-            if call.started:
-                call.text += encoded  # what keep() would encode the text to again
-            else:
-                call.keep(text)
-        else:
-            text = raw
-            call.keep(text)
-        if call.started and text:
-            self.put(ToolCallDelta(call.index, text))
-            if call.patches is not None:
-                call.patches.whole(arguments, text)
-        if type(arguments) is not dict:
-            self.fail(call, f"arguments must be a JSON object, got {json_kind(arguments)}")
-            return
-        self._complete(call, arguments)
+        whole_arguments(self, call, arguments, raw)
 
     # -- ending ----------------------------------------------------------------
 

@@ -1,4 +1,7 @@
-"""A call's arguments at a limit: what each limit says when broken, and what becomes of the call.
+"""A call at a limit: what each per-call limit says when broken, and what becomes of the call.
+
+Past ``max_calls`` the first call more is reported (started and failed, with
+no arguments) and the rest are dropped without an event.
 
 The :class:`~streamcalls._calls.CallAssembler` counts every call's arguments
 against ``max_arguments_bytes`` and all the open calls' together against
@@ -19,12 +22,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._call import Call
+from ._events import ToolCallFailed, ToolCallStarted
 from ._limits import Limits
 
 if TYPE_CHECKING:
     from ._calls import CallAssembler
 
-__all__ = ("breach", "drain", "feed_over_limit", "room", "text_over_limit", "too_deep")
+__all__ = ("breach", "drain", "feed_over_limit", "room", "text_over_limit", "too_deep", "too_many_calls")
 
 
 def breach(limits: Limits, size: int, held: int) -> str:
@@ -55,6 +59,16 @@ def room(limits: Limits, held: int) -> tuple[int, str]:
         buffered,
         f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}",
     )
+
+
+def too_many_calls(calls: CallAssembler, call_id: str | None, name: str) -> None:
+    """Report the first call past ``max_calls``: it starts and fails at once (the rest are dropped)."""
+    index = calls.count
+    calls.count += 1
+    call_id = calls._unique(call_id or calls._new_id())
+    calls.put(ToolCallStarted(index, call_id, name))
+    error = f"stream has more calls than max_calls={calls.limits.max_calls}; the rest are dropped"
+    calls.put(ToolCallFailed(index, call_id, name, "", error))
 
 
 def feed_over_limit(calls: CallAssembler, call: Call, fragment: str) -> int:
