@@ -24,7 +24,7 @@ from ._patchwriter import PatchWriter
 
 __all__ = ("COMPLETED", "FAILED", "JOIN_EVERY", "OPEN", "Call", "CallOwner")
 
-# A withheld call (see _calls) keeps its fragments until it comes out; they are
+# A withheld call (see _copies) keeps its fragments until it comes out; they are
 # joined into one string every this many, so that its replay comes in fewer,
 # longer deltas and a long one holds no str object per fragment.
 JOIN_EVERY = 64
@@ -99,7 +99,7 @@ class Call:
         # not come): a limit gives it up, silently, instead of failing it.
         self.tentative = False
         self.draining = False  # failed at a limit; its value is being counted to its end
-        self.withheld = False  # named, but held back while it may be a copy (see _calls)
+        self.withheld = False  # named, but held back while it may be a copy (see _copies)
 
     @property
     def closed_json(self) -> bool:

@@ -5,8 +5,12 @@ through one :class:`CallAssembler` -- the call half of the
 :class:`~streamcalls._emitter.Emitter` they all write into --, which is where the protocol is kept:
 each call gets exactly one :class:`ToolCallStarted` (once its name is
 known), then any number of :class:`ToolCallDelta`, then exactly one
-:class:`ToolCallCompleted` or :class:`ToolCallFailed`.  Stream indices,
-generated ids and the per-call limits live here too.
+:class:`ToolCallCompleted` or :class:`ToolCallFailed`.  Stream indices live
+here too.  Its rules each have a module of their own, which it applies: the
+ids made unique (:mod:`streamcalls._callids`), the per-call limits
+(:mod:`streamcalls._calllimits`), arguments that arrive whole
+(:mod:`streamcalls._wholeargs`), and a call written twice, natively and in
+the text, kept as one (:mod:`streamcalls._copies`).
 
 Argument fragments are added to the call's text (:class:`~streamcalls._call.Call`);
 the :class:`~streamcalls._jsonscan.JsonScanner` says when the JSON closed, and
@@ -19,23 +23,7 @@ containers.
 
 A call found in text has an *owner*, the markup it was written in
 (:mod:`streamcalls.detectors._engine.markup`): its failure is reported by the owner,
-when the markup has ended, with the markup as ``raw``.  Past a size limit
-such a call fails at once and its value is then counted to its end without
-being kept, so that the rest of it never spills into the text.
-
-*Copies.*  A call written in the text that repeats a native call of the same
-stream (same name, same arguments) -- a server that parses a call natively
-and leaves its markup in the content too -- is one call.  Whichever copy
-completes first comes out; the other is *withheld* from the moment its name
-is known while a call of the other kind (native or text) with that name has
-come out and is open, or has completed unpaired: it emits nothing until it
-ends.  A withheld call that completes as a copy of a completed call of the
-other kind is dropped without a single event (a text copy's markup leaves
-the text, as a completed call's does); one that turns out not to be a copy
-comes out whole when it ends (``ToolCallStarted``, its arguments, then
-``ToolCallCompleted`` or ``ToolCallFailed``), with the next index.  A copy that
-had already come out when the other completed first (the two overlapped)
-ends as ``ToolCallFailed``, never run.
+when the markup has ended, with the markup as ``raw``.
 """
 
 from __future__ import annotations
@@ -43,10 +31,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
-from ._arguments import IdFactory, decode_arguments, json_kind, random_call_id
+from ._arguments import IdFactory, decode_arguments, random_call_id
 from ._call import COMPLETED, FAILED, JOIN_EVERY, OPEN, Call, CallOwner
+from ._callids import IdsInUse
+from ._calllimits import breach, drain, feed_over_limit, text_over_limit, too_deep, too_many_calls
+from ._calllimits import room as _room
+from ._copies import Unpaired, may_be_copy, remember, take_original
 from ._events import (
     Event,
     ToolCall,
@@ -58,13 +48,12 @@ from ._events import (
 from ._jsonscan import COMPLETE, SCALAR, TOO_DEEP
 from ._limits import Limits
 from ._patchwriter import PatchWriter
+from ._wholeargs import whole_arguments
 
 __all__ = ("CallAssembler", "Put")
 
 Put = Callable[[Event], None]
 """How an event goes out: the emitter's ``put`` (its output list's ``append``)."""
-
-_encode = msgspec.json.encode
 
 # ``sources`` while no call has started, and once only native calls have: shared.
 _NO_SOURCES: frozenset[str] = frozenset()
@@ -81,7 +70,6 @@ class CallAssembler:
         "_max_arguments",
         "_max_buffered",
         "_new_id",
-        "_next_suffix",
         "_open",
         "_opened",
         "completed",
@@ -110,10 +98,9 @@ class CallAssembler:
         self._max_buffered = limits.max_buffered_bytes
         self._new_id = id_factory or random_call_id
         self._open: list[Call] = []
-        # The ids of the calls started so far: the first alone, then a set of them all.
+        # The ids of the calls started so far: the first alone, then all of them (see _callids).
         self._first_id: str | None = None
-        self._ids: set[str] | None = None
-        self._next_suffix: dict[str, int] | None = None  # per repeated id, the "#n" to try next
+        self._ids: IdsInUse | None = None
         self._opened = 0  # calls opened so far, for max_calls
         self.count = 0  # calls started so far; the next call's index
         self.completed = 0
@@ -122,10 +109,7 @@ class CallAssembler:
         self.native = native  # False: native calls are reported as failed, never run
         self.sources = _NO_SOURCES  # the sources of the calls started so far
         self.partial = partial  # ToolCallPatch events after each delta (see _patchwriter)
-        # Copies (see the module docstring): the completed calls not paired with a copy yet, by
-        # (native?, name), each as (id, arguments).  (A call withheld while it may be a copy
-        # is marked on the call itself: ``Call.withheld``.)
-        self._done: dict[tuple[bool, str], list[tuple[str, Any]]] | None = None
+        self._done: Unpaired | None = None  # the completed calls a copy may come of (see _copies)
 
     # -- opening and naming ------------------------------------------------
 
@@ -147,12 +131,7 @@ class CallAssembler:
         if self._opened >= limits.max_calls:
             if self._opened == limits.max_calls:
                 self._opened += 1
-                index = self.count
-                self.count += 1
-                call_id = self._unique(call_id or self._new_id())
-                self.put(ToolCallStarted(index, call_id, name or ""))
-                error = f"stream has more calls than max_calls={limits.max_calls}; the rest are dropped"
-                self.put(ToolCallFailed(index, call_id, name or "", "", error))
+                too_many_calls(self, call_id, name or "")
             return None
         self._opened += 1
         call = Call(call_id or self._new_id(), name or "", source, limits.max_json_depth, deferred)
@@ -164,27 +143,15 @@ class CallAssembler:
         return call
 
     def _unique(self, call_id: str) -> str:
-        """Ids stay unique within a stream: a provider that gives a second call
-        the id of an earlier one gets a ``#2`` (``#3``, ...) suffix on it."""
+        """The id a call starts with: ``call_id``, made unique within the stream (see _callids)."""
         ids = self._ids
         if ids is None:
             first = self._first_id
             if first is None:
                 self._first_id = call_id
                 return call_id
-            ids = self._ids = {first}
-        if call_id in ids:
-            # Numbers below the one remembered are taken: an id repeated n times costs O(n), not O(n²).
-            suffixes = self._next_suffix
-            if suffixes is None:
-                suffixes = self._next_suffix = {}
-            number = suffixes.get(call_id, 2)
-            while f"{call_id}#{number}" in ids:
-                number += 1
-            suffixes[call_id] = number + 1
-            call_id = f"{call_id}#{number}"
-        ids.add(call_id)
-        return call_id
+            ids = self._ids = IdsInUse(first)
+        return ids.unique(call_id)
 
     def discard(self, call: Call) -> None:
         """Forget a call that never started (a text candidate that was not a call)."""
@@ -225,13 +192,7 @@ class CallAssembler:
         """The call's name is known: it starts, unless it may be a copy of a call of the other
         kind with that name (one that came out and is open, or completed unpaired): then it is
         withheld until it ends."""
-        native = call.source == "native"
-        name = call.name
-        done = self._done
-        if (done is not None and done.get((not native, name))) or any(
-            other.started and other.name == name and (other.source == "native") is not native
-            for other in self._open
-        ):
+        if may_be_copy(call, self._done, self._open):
             call.tentative = False  # named: it is a call, only maybe a copy
             call.withheld = True
             return
@@ -273,11 +234,11 @@ class CallAssembler:
         """
         if call.status != OPEN or not fragment:
             if call.draining and fragment:
-                return self._drain(call, fragment, 0)
+                return drain(call, fragment, 0)
             return -1
         length = len(fragment)
         if call.size + length > self._max_arguments or self.held + length > self._max_buffered:
-            return self._feed_over_limit(call, fragment)
+            return feed_over_limit(self, call, fragment)
         call.size += length
         self.held += length
         scanner = call.scanner
@@ -312,18 +273,6 @@ class CallAssembler:
         elif call.withheld and len(call.parts or ()) >= call.joined + JOIN_EVERY:
             call.join_tail()
 
-    def _feed_over_limit(self, call: Call, fragment: str) -> int:
-        breach = self._breach(call, len(fragment))
-        if call.source == "native":  # a provider's fragment is its unit: it stays whole in the raw text
-            call.keep(fragment)
-            self.fail(call, breach)
-            return -1
-        # A call found in text stops exactly at the limit, however the text was chunked.
-        room = min(self._max_arguments - call.size, self._max_buffered - self.held)
-        call.size += room
-        self.held += room
-        return self._after_scan(call, fragment, call.scanner.feed(fragment[:room]), room)
-
     def _after_scan(self, call: Call, fragment: str, end: int, cut_at: int = -1) -> int:
         """The value closed, nested too deep, or (in text) a limit cut ``fragment`` at ``cut_at``."""
         native = call.source == "native"
@@ -347,84 +296,23 @@ class CallAssembler:
                 self._finish(call)
             return rest
         if scanner.state == TOO_DEEP:
-            error = f"arguments nest deeper than max_json_depth={self.limits.max_json_depth}"
+            error = too_deep(self.limits)
         else:
-            error = self._breach(call, 1)
+            error = breach(self.limits, call.size + 1, self.held + 1)
             rest = cut_at
         if native:
             self.fail(call, error, limit=True)
             return rest
-        return self._text_over_limit(call, fragment, rest, error)
-
-    def _text_over_limit(self, call: Call, fragment: str, at: int, error: str) -> int:
-        """A call found in text broke a limit at ``at``: it fails there and the rest
-        of its value is counted to its end, kept nowhere (a tentative call is given up)."""
-        if call.tentative:
-            self.discard(call)
-            return at
-        self.fail(call, error, limit=True)
-        call.scanner.unlimit()
-        return self._drain(call, fragment, at)
-
-    def _drain(self, call: Call, fragment: str, start: int) -> int:
-        """Count a failed call's value on: where it ended in ``fragment``, or -1."""
-        end = call.scanner.feed(fragment[start:] if start else fragment)
-        call.draining = end < 0
-        return -1 if end < 0 else start + end
-
-    def _breach(self, call: Call, more: int) -> str:
-        """The limit that ``more`` characters of arguments would break, if any."""
-        limits = self.limits
-        if call.size + more > limits.max_arguments_bytes:
-            return f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}"
-        if self.held + more > limits.max_buffered_bytes:
-            return f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}"
-        return ""
+        return text_over_limit(self, call, fragment, rest, error)
 
     def room(self) -> tuple[int, str]:
         """How many characters of arguments a new call may take, and the limit that more would break
         (for a reader that holds a call's arguments itself before it feeds them)."""
-        limits = self.limits
-        buffered = limits.max_buffered_bytes - self.held
-        if limits.max_arguments_bytes <= buffered:
-            return (
-                limits.max_arguments_bytes,
-                f"arguments exceed max_arguments_bytes={limits.max_arguments_bytes}",
-            )
-        return (
-            buffered,
-            f"the open calls' arguments together exceed max_buffered_bytes={limits.max_buffered_bytes}",
-        )
+        return _room(self.limits, self.held)
 
     def whole(self, call: Call, arguments: Any, raw: str | None = None) -> None:
         """Complete a call whose arguments arrived whole (an object or a JSON string)."""
-        if call.status != OPEN:
-            return
-        if isinstance(arguments, str):
-            self.feed(call, arguments)
-            self.end(call)
-            return
-        if arguments is None:  # no arguments at all: {}
-            arguments = {}
-            raw = ""
-        if raw is None:
-            encoded = _encode(arguments)
-            text = encoded.decode()
-            if call.started:
-                call.text += encoded  # what keep() would encode the text to again
-            else:
-                call.keep(text)
-        else:
-            text = raw
-            call.keep(text)
-        if call.started and text:
-            self.put(ToolCallDelta(call.index, text))
-            if call.patches is not None:
-                call.patches.whole(arguments, text)
-        if type(arguments) is not dict:
-            self.fail(call, f"arguments must be a JSON object, got {json_kind(arguments)}")
-            return
-        self._complete(call, arguments)
+        whole_arguments(self, call, arguments, raw)
 
     # -- ending ----------------------------------------------------------------
 
@@ -438,7 +326,7 @@ class CallAssembler:
         elif call.blank:
             self._complete(call, call.initial if call.initial is not None else {})
         elif scanner.state == TOO_DEEP:
-            self.fail(call, f"arguments nest deeper than max_json_depth={self.limits.max_json_depth}")
+            self.fail(call, too_deep(self.limits))
         # An unclosed object, array or string is truncated: never a success.
         # A top-level scalar closes here; decode_arguments rejects it.
         elif scanner.state == SCALAR:
@@ -496,15 +384,13 @@ class CallAssembler:
         if not call.name:
             self.fail(call, "call has no name")
             return
-        native = call.source == "native"
-        key = (native, call.name)
         done = self._done
-        others = None if done is None else done.get((not native, call.name))
-        if others:
-            original = _pair(others, arguments)
+        if done is not None:
+            original = take_original(done, call, arguments)
             if original is not None:
                 self._copy(call, original)
                 return
+        native = call.source == "native"
         if not self.native and native:
             self.fail(call, "native tool calls are disabled (native=False); not run")
             return
@@ -521,15 +407,7 @@ class CallAssembler:
                 ToolCall(call.id, call.name, arguments, call.index, call.source, call.signature)
             )
         )
-        done = self._done
-        if done is None:
-            self._done = {key: [(call.id, arguments)]}
-        else:
-            pairs = done.get(key)
-            if pairs is None:
-                done[key] = [(call.id, arguments)]
-            else:
-                pairs.append((call.id, arguments))
+        self._done = remember(self._done, call, arguments)
         if call.owner is not None:
             call.owner.call_completed(call)
 
@@ -546,38 +424,3 @@ class CallAssembler:
         self.held -= call.size
         if call.owner is not None:
             call.owner.call_completed(call)  # its markup leaves the text, as a completed call's does
-
-
-def _pair(done: list[tuple[str, Any]], arguments: dict[str, Any]) -> str | None:
-    """The id of the first call in ``done`` with these arguments, now paired (taken out); or None."""
-    for position, (call_id, other) in enumerate(done):
-        if same_json(other, arguments):
-            del done[position]
-            return call_id
-    return None
-
-
-def same_json(left: Any, right: Any) -> bool:
-    """Do two decoded JSON values hold the same value?  Numbers compare by value (``1`` and
-    ``1.0`` are one number), ``true`` is not ``1``, key order does not matter.  Iterative: a
-    value as deep as ``max_json_depth`` allows costs no recursion."""
-    pending = [(left, right)]
-    while pending:
-        a, b = pending.pop()
-        if type(a) is dict:
-            if type(b) is not dict or a.keys() != b.keys():
-                return False
-            pending.extend((value, b[key]) for key, value in a.items())
-        elif type(a) is list:
-            if type(b) is not list or len(a) != len(b):
-                return False
-            pending.extend(zip(a, b, strict=True))
-        elif type(a) is bool or type(b) is bool or a is None or b is None:
-            if a is not b:
-                return False
-        elif type(a) is str or type(b) is str:
-            if type(a) is not type(b) or a != b:
-                return False
-        elif a != b:  # int and float, by value
-            return False
-    return True

@@ -177,7 +177,7 @@ class TextTap:
 
     @property
     def copies(self) -> int:
-        """How many calls were dropped as copies of a call of the other kind (see streamcalls._calls)."""
+        """How many calls were dropped as copies of a call of the other kind (see streamcalls._copies)."""
         return self._assembler.copies
 
 
