@@ -274,7 +274,7 @@ struct Kind {
 };
 const Kind *kind_of(PyTypeObject *type);
 
-/* The block kinds of the Anthropic adapter (tests/test_native.py checks them against it). */
+/* The block kinds of the Anthropic adapter (tests/unit/test_native.py checks them against it). */
 #define ANTHROPIC_TEXT 0
 #define ANTHROPIC_THINKING 1
 #define ANTHROPIC_IGNORED 2
