@@ -198,6 +198,33 @@ int j_body_valid(const char *s, Py_ssize_t n)
     return body((const unsigned char *)s, (const unsigned char *)s + n, 0, &escaped) != NULL;
 }
 
+Py_ssize_t j_body_prefix(const char *s, Py_ssize_t n, int *escaped)
+{
+    const unsigned char *start = (const unsigned char *)s, *p = start, *end = start + n;
+    unsigned int cp;
+    for (;;) {
+        p = run_end(p, end);
+        if (p >= end || *p == '"' || *p < 0x20) {
+            break;
+        }
+        Py_ssize_t k;
+        if (*p == '\\') {
+            k = escape_len(p, end, &cp);
+            if (k >= 0) {
+                *escaped = 1;
+            }
+        }
+        else {
+            k = utf8_len(p, end);
+        }
+        if (k < 0) {
+            break;
+        }
+        p += k;
+    }
+    return (Py_ssize_t)(p - start);
+}
+
 static int number(Cur *c)
 {
     const char *p = c->p, *end = c->end;
