@@ -245,9 +245,9 @@ static int escape_start(const unsigned char *s, Py_ssize_t n)
  * control character or an escape that cannot be completed goes to PatchWriter.feed. */
 static int feed_patches(PyObject *patches, PyObject *fragment, const char *frag, Py_ssize_t n)
 {
-    static Buf decoded; /* (a fragment's escapes: used and done with before anything is called) */
+    static Buf decoded; /* (the text of the fragment's run: used and done with before anything is called) */
     static Buf joined; /* (the held escape start and the fragment, likewise) */
-    int ok = 1, escaped = 0;
+    int ok = 1, escaped = 0, ascii = 0;
     PyObject *held = NULL, *value = NULL, *keep = NULL;
     if (Py_TYPE(patches) != (PyTypeObject *)S.patch_type ||
         slot_ssize(patches, &S.patch_state, &ok) != S.PATCH_STRING || !ok) {
@@ -279,7 +279,11 @@ static int feed_patches(PyObject *patches, PyObject *fragment, const char *frag,
         s = joined.data;
         len = had + n;
     }
-    Py_ssize_t stop = j_body_prefix(s, len, &escaped);
+    Py_ssize_t stop = j_body_prefix(s, len, &decoded, &escaped, &ascii);
+    if (stop < 0) {
+        Py_DECREF(held);
+        return -1;
+    }
     if (stop < len && (s[stop] != '\\' || !escape_start((const unsigned char *)s + stop, len - stop))) {
         Py_DECREF(held);
         return call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0; /* the string ends, or not JSON */
@@ -293,16 +297,18 @@ static int feed_patches(PyObject *patches, PyObject *fragment, const char *frag,
     }
     if (stop > 0) {
         if (stop == n && had == 0 && !escaped) {
-            value = Py_NewRef(fragment);
+            value = Py_NewRef(fragment); /* the fragment as it is */
         }
-        else if (escaped) {
-            if (j_unescape(s, stop, &decoded) < 0) {
-                goto fail;
+#ifndef Py_LIMITED_API
+        else if (ascii) { /* no decoding to do */
+            value = PyUnicode_New(decoded.len, 127);
+            if (value != NULL) {
+                memcpy(PyUnicode_DATA(value), decoded.data, (size_t)decoded.len);
             }
-            value = PyUnicode_DecodeUTF8(decoded.data, decoded.len, NULL);
         }
+#endif
         else {
-            value = PyUnicode_DecodeUTF8(s, stop, NULL);
+            value = PyUnicode_DecodeUTF8(decoded.data, decoded.len, NULL);
         }
         if (value == NULL) {
             goto fail;
