@@ -5,8 +5,9 @@ there) frames SSE as :class:`~streamcalls.framing._sse.SSEFramer` does and
 reads the records that dominate real traffic -- a text piece, a fragment of a
 call's arguments, a keep-alive -- straight into the parser's state and its
 events: the call's scanner, its argument text and ``ToolCallDelta``, the
-``ToolCallPatch`` of a string's middle.  Every other record, and every record
-in a state that is not the common one, goes to the adapter's ``on_record``,
+``ToolCallPatch`` of a string's middle (an escape cut off by a fragment's end
+held, as ``PatchWriter`` holds it).  Every other record, and every record in a
+state that is not the common one, goes to the adapter's ``on_record``,
 untouched: the pure-Python code stays the one reference for every rule, and
 the fast path only ever does what it would have done (the differential tests,
 ``tests/*/test_native*.py``, hold the two to identical events).  An adapter class

@@ -200,69 +200,164 @@ static PyObject *make(PyObject *type, PyObject **args, Py_ssize_t n)
 #endif
 }
 
-/* PatchWriter.feed's common case: the middle of a string value, the fragment one "append". */
+static inline int is_hex(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Is s[0:n] (s[0] == '\\') the start of an escape that the next fragment may complete, as
+ * _patchwriter._ESCAPE_START says: a backslash, "\u" and up to three hex digits, or a high surrogate
+ * "\uD8xx".."\uDBxx" followed by as much of "\uDCxx".."\uDFxx" as there is, short of all of it. */
+static int escape_start(const unsigned char *s, Py_ssize_t n)
+{
+    if (n == 1) {
+        return 1;
+    }
+    if (n > 11 || s[1] != 'u') {
+        return 0;
+    }
+    if (n <= 5) {
+        for (Py_ssize_t i = 2; i < n; i++) {
+            if (!is_hex(s[i])) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    unsigned char c3 = s[3];
+    if ((s[2] != 'd' && s[2] != 'D') || !(c3 == '8' || c3 == '9' || (c3 >= 'a' && c3 <= 'b') ||
+                                           (c3 >= 'A' && c3 <= 'B')) ||
+        !is_hex(s[4]) || !is_hex(s[5])) {
+        return 0;
+    }
+    if ((n > 6 && s[6] != '\\') || (n > 7 && s[7] != 'u') || (n > 8 && s[8] != 'd' && s[8] != 'D')) {
+        return 0;
+    }
+    if (n > 9 && !((s[9] >= 'c' && s[9] <= 'f') || (s[9] >= 'C' && s[9] <= 'F'))) {
+        return 0;
+    }
+    return n <= 10 || is_hex(s[10]);
+}
+
+/* PatchWriter.feed inside a string value (PatchWriter._read and _string on the held escape start
+ * and the fragment): the run of plain characters and complete escapes goes out as one "append"; an
+ * escape cut off at the end is held for the next fragment.  A fragment where the string ends, a
+ * control character or an escape that cannot be completed goes to PatchWriter.feed. */
 static int feed_patches(PyObject *patches, PyObject *fragment, const char *frag, Py_ssize_t n)
 {
-    static Buf decoded; /* (a fragment's escapes: used and done with before anything is called) */
-    int ok = 1, fast = 0;
-    PyObject *value = NULL;
-    if (Py_TYPE(patches) == (PyTypeObject *)S.patch_type &&
-        slot_ssize(patches, &S.patch_state, &ok) == S.PATCH_STRING && ok) {
-        PyObject *held = slot_get(patches, &S.patch_held);
-        if (held != NULL && PyUnicode_Check(held) && PyUnicode_GetLength(held) == 0) {
-            if (memchr(frag, '\\', (size_t)n) != NULL) {
-                if (j_body_valid(frag, n)) {
-                    if (j_unescape(frag, n, &decoded) < 0) {
-                        Py_DECREF(held);
-                        return -1;
-                    }
-                    value = PyUnicode_DecodeUTF8(decoded.data, decoded.len, NULL);
-                    if (value == NULL) {
-                        Py_DECREF(held);
-                        return -1;
-                    }
-                    fast = 1;
-                }
-            }
-            else {
-                fast = 1;
-                for (Py_ssize_t i = 0; i < n; i++) {
-                    unsigned char b = (unsigned char)frag[i];
-                    if (b == '"' || b < 0x20) {
-                        fast = 0;
-                        break;
-                    }
-                }
-                if (fast) {
-                    value = Py_NewRef(fragment);
-                }
-            }
-        }
-        Py_XDECREF(held);
-    }
-    if (!fast) {
+    static Buf decoded; /* (the text of the fragment's run: used and done with before anything is called) */
+    static Buf joined; /* (the held escape start and the fragment, likewise) */
+    int ok = 1, escaped = 0, ascii = 0;
+    PyObject *held = NULL, *value = NULL, *keep = NULL;
+    if (Py_TYPE(patches) != (PyTypeObject *)S.patch_type ||
+        slot_ssize(patches, &S.patch_state, &ok) != S.PATCH_STRING || !ok) {
         return call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0;
     }
-    PyObject *out = slot_get(patches, &S.patch_put);
-    PyObject *index = slot_get(patches, &S.patch_index);
-    PyObject *target = slot_get(patches, &S.patch_target);
-    int result = -1;
-    if (out != NULL && index != NULL && target != NULL) {
-        PyObject *args[4] = {index, S.str_append, target, value};
-        PyObject *patch = make(S.ToolCallPatch, args, 4);
-        if (patch != NULL) {
-            result = put(out, patch);
-            Py_DECREF(patch);
+    held = slot_get(patches, &S.patch_held);
+    if (held == NULL || !PyUnicode_Check(held)) {
+        Py_XDECREF(held);
+        return call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0;
+    }
+    Py_ssize_t had = PyUnicode_GetLength(held);
+    const char *s = frag;
+    Py_ssize_t len = n;
+    if (had != 0) {
+        /* The held start of an escape: ASCII, at most 11 characters (_ESCAPE_START). */
+        if (had < 0 || had > 11 || buf_reserve(&joined, had + n) < 0) {
+            Py_DECREF(held);
+            return had < 0 ? -1 : call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0;
+        }
+        for (Py_ssize_t i = 0; i < had; i++) {
+            Py_UCS4 ch = PyUnicode_ReadChar(held, i);
+            if (ch == (Py_UCS4)-1 || ch >= 0x80) {
+                Py_DECREF(held);
+                return ch == (Py_UCS4)-1 ? -1 : call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0;
+            }
+            joined.data[i] = (char)ch;
+        }
+        memcpy(joined.data + had, frag, (size_t)n);
+        s = joined.data;
+        len = had + n;
+    }
+    Py_ssize_t stop = j_body_prefix(s, len, &decoded, &escaped, &ascii);
+    if (stop < 0) {
+        Py_DECREF(held);
+        return -1;
+    }
+    if (stop < len && (s[stop] != '\\' || !escape_start((const unsigned char *)s + stop, len - stop))) {
+        Py_DECREF(held);
+        return call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0; /* the string ends, or not JSON */
+    }
+    if (stop < len) {
+        keep = PyUnicode_FromStringAndSize(s + stop, len - stop);
+        if (keep == NULL) {
+            Py_DECREF(held);
+            return -1;
         }
     }
-    else if (!PyErr_Occurred()) {
-        PyErr_SetString(PyExc_RuntimeError, "streamcalls native path: a PatchWriter without its state");
+    if (stop > 0) {
+        if (stop == n && had == 0 && !escaped) {
+            value = Py_NewRef(fragment); /* the fragment as it is */
+        }
+#ifndef Py_LIMITED_API
+        else if (ascii) { /* no decoding to do */
+            value = PyUnicode_New(decoded.len, 127);
+            if (value != NULL) {
+                memcpy(PyUnicode_DATA(value), decoded.data, (size_t)decoded.len);
+            }
+        }
+#endif
+        else {
+            value = PyUnicode_DecodeUTF8(decoded.data, decoded.len, NULL);
+        }
+        if (value == NULL) {
+            goto fail;
+        }
     }
-    Py_XDECREF(out);
-    Py_XDECREF(index);
-    Py_XDECREF(target);
-    Py_DECREF(value);
-    return result;
+    /* The effects, in PatchWriter's order: the held start taken, the run appended, the rest held. */
+    if (had != 0) {
+        PyObject *empty = PyUnicode_FromStringAndSize("", 0);
+        if (empty == NULL || slot_set(patches, &S.patch_held, empty) < 0) {
+            Py_XDECREF(empty);
+            goto fail;
+        }
+        Py_DECREF(empty);
+    }
+    Py_CLEAR(held);
+    if (value != NULL) {
+        PyObject *out = slot_get(patches, &S.patch_put);
+        PyObject *index = slot_get(patches, &S.patch_index);
+        PyObject *target = slot_get(patches, &S.patch_target);
+        int result = -1;
+        if (out != NULL && index != NULL && target != NULL) {
+            PyObject *args[4] = {index, S.str_append, target, value};
+            PyObject *patch = make(S.ToolCallPatch, args, 4);
+            if (patch != NULL) {
+                result = put(out, patch);
+                Py_DECREF(patch);
+            }
+        }
+        else if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_RuntimeError, "streamcalls native path: a PatchWriter without its state");
+        }
+        Py_XDECREF(out);
+        Py_XDECREF(index);
+        Py_XDECREF(target);
+        if (result < 0) {
+            goto fail;
+        }
+    }
+    if (keep != NULL && slot_set(patches, &S.patch_held, keep) < 0) {
+        goto fail;
+    }
+    Py_XDECREF(value);
+    Py_XDECREF(keep);
+    return 0;
+fail:
+    Py_XDECREF(held);
+    Py_XDECREF(value);
+    Py_XDECREF(keep);
+    return -1;
 }
 
 int feed_fragment(PyObject *emit, PyObject *call, const char *frag, Py_ssize_t n)

@@ -198,6 +198,74 @@ int j_body_valid(const char *s, Py_ssize_t n)
     return body((const unsigned char *)s, (const unsigned char *)s + n, 0, &escaped) != NULL;
 }
 
+/* The code point cp as UTF-8 at o; returns where it ends. */
+static inline unsigned char *put_utf8(unsigned char *o, unsigned int cp)
+{
+    if (cp < 0x80) {
+        *o++ = (unsigned char)cp;
+    }
+    else if (cp < 0x800) {
+        *o++ = (unsigned char)(0xC0 | (cp >> 6));
+        *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+    }
+    else if (cp < 0x10000) {
+        *o++ = (unsigned char)(0xE0 | (cp >> 12));
+        *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+    }
+    else {
+        *o++ = (unsigned char)(0xF0 | (cp >> 18));
+        *o++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+        *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+    }
+    return o;
+}
+
+Py_ssize_t j_body_prefix(const char *s, Py_ssize_t n, Buf *text, int *escaped, int *ascii)
+{
+    const unsigned char *start = (const unsigned char *)s, *p = start, *end = start + n;
+    text->len = 0;
+    if (buf_reserve(text, n) < 0) { /* (the text never grows: an escape is longer than what it makes) */
+        return -1;
+    }
+    unsigned char *o = (unsigned char *)text->data;
+    unsigned int cp;
+    int only_ascii = 1;
+    for (;;) {
+        const unsigned char *run = p;
+        p = run_end(p, end);
+        memcpy(o, run, (size_t)(p - run));
+        o += p - run;
+        if (p >= end || *p == '"' || *p < 0x20) {
+            break;
+        }
+        Py_ssize_t k;
+        if (*p == '\\') {
+            k = escape_len(p, end, &cp);
+            if (k < 0) {
+                break;
+            }
+            *escaped = 1;
+            only_ascii &= cp < 0x80;
+            o = put_utf8(o, cp);
+        }
+        else {
+            k = utf8_len(p, end);
+            if (k < 0) {
+                break;
+            }
+            only_ascii = 0;
+            memcpy(o, p, (size_t)k);
+            o += k;
+        }
+        p += k;
+    }
+    text->len = (Py_ssize_t)(o - (unsigned char *)text->data);
+    *ascii = only_ascii;
+    return (Py_ssize_t)(p - start);
+}
+
 static int number(Cur *c)
 {
     const char *p = c->p, *end = c->end;
@@ -439,24 +507,7 @@ int j_unescape(const char *s, Py_ssize_t n, Buf *buf)
             return -1;
         }
         p += k;
-        if (cp < 0x80) {
-            *o++ = (unsigned char)cp;
-        }
-        else if (cp < 0x800) {
-            *o++ = (unsigned char)(0xC0 | (cp >> 6));
-            *o++ = (unsigned char)(0x80 | (cp & 0x3F));
-        }
-        else if (cp < 0x10000) {
-            *o++ = (unsigned char)(0xE0 | (cp >> 12));
-            *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-            *o++ = (unsigned char)(0x80 | (cp & 0x3F));
-        }
-        else {
-            *o++ = (unsigned char)(0xF0 | (cp >> 18));
-            *o++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-            *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-            *o++ = (unsigned char)(0x80 | (cp & 0x3F));
-        }
+        o = put_utf8(o, cp);
     }
     buf->len = (Py_ssize_t)(o - (unsigned char *)buf->data);
     return 0;

@@ -231,6 +231,12 @@ int j_unescape(const char *s, Py_ssize_t n, Buf *buf);
 /* Is s[0:n] a string body msgspec decodes (escapes complete, no lone surrogate, no '"' and no
  * control character)?  It is already valid UTF-8. */
 int j_body_valid(const char *s, Py_ssize_t n);
+/* How much of s[0:n] (valid UTF-8) is string body: the length of its longest prefix of plain
+ * characters and complete escapes (as _patchwriter._BODY matches), stopping at a '"', a control
+ * character, or an escape that is invalid or cut off; -1 when out of memory.  That prefix's text,
+ * escapes decoded, goes into text as UTF-8; *escaped = 1 if it holds an escape, *ascii = 1 if its
+ * text is ASCII. */
+Py_ssize_t j_body_prefix(const char *s, Py_ssize_t n, Buf *text, int *escaped, int *ascii);
 /* A str from a string's body (decoded when escaped); NULL with no exception: not decodable. */
 PyObject *j_str(const Str *str, Buf *scratch);
 Py_ssize_t utf8_chars(const char *s, Py_ssize_t n);

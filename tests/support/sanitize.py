@@ -33,6 +33,7 @@ NATIVE = ROOT / "streamcalls" / "_native"
 BUILD = ROOT / "build" / "sanitize"
 TESTS = (
     "tests/unit/test_native.py",
+    "tests/unit/test_native_patches.py",
     "tests/unit/test_native_writer.py",
     "tests/unit/test_native_turn.py",
     "tests/corpus/test_native_streams.py",
