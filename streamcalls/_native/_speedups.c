@@ -83,6 +83,37 @@ void buf_free(Buf *buf)
 
 /* -- slots --------------------------------------------------------------------------------------- */
 
+/* -- a native method in a Python method's place ------------------------------------------------ */
+
+int replace_method(PyObject *cls, PyMethodDef *def, const char *signature, PyObject *python)
+{
+    /* The descriptor's doc is the Python function's, after the signature line inspect reads. */
+    PyObject *doc = PyObject_GetAttrString(python, "__doc__");
+    const char *text = doc != NULL && PyUnicode_Check(doc) ? PyUnicode_AsUTF8AndSize(doc, NULL) : "";
+    PyErr_Clear();
+    PyObject *full = PyUnicode_FromFormat("%s\n--\n\n%s", signature, text ? text : "");
+    Py_XDECREF(doc);
+    const char *utf8 = full ? PyUnicode_AsUTF8AndSize(full, NULL) : NULL;
+    char *kept = utf8 ? PyMem_Malloc(strlen(utf8) + 1) : NULL;
+    if (kept == NULL) {
+        Py_XDECREF(full);
+        if (!PyErr_Occurred()) {
+            PyErr_NoMemory();
+        }
+        return -1;
+    }
+    strcpy(kept, utf8);
+    Py_DECREF(full);
+    def->ml_doc = kept;
+    PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, def);
+    if (descr == NULL || PyObject_SetAttrString(cls, def->ml_name, descr) < 0) {
+        Py_XDECREF(descr);
+        return -1;
+    }
+    Py_DECREF(descr);
+    return 0;
+}
+
 int slot_init(Slot *slot, PyObject *cls, const char *name)
 {
     slot->text = name;

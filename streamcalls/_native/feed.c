@@ -90,28 +90,11 @@ PyObject *install_feed(PyObject *module, PyObject *cls)
         Py_DECREF(feed);
         return NULL;
     }
-    /* The descriptor's doc is the Python feed's, after the signature line inspect reads. */
-    PyObject *doc = PyObject_GetAttrString(feed, "__doc__");
-    const char *text = doc != NULL && PyUnicode_Check(doc) ? PyUnicode_AsUTF8AndSize(doc, NULL) : "";
-    PyObject *full = text ? PyUnicode_FromFormat("feed($self, data, /)\n--\n\n%s", text) : NULL;
-    Py_XDECREF(doc);
-    const char *utf8 = full ? PyUnicode_AsUTF8AndSize(full, NULL) : NULL;
-    char *kept = utf8 ? PyMem_Malloc(strlen(utf8) + 1) : NULL;
-    if (kept == NULL) {
-        Py_XDECREF(full);
-        Py_DECREF(feed);
-        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
-    }
-    strcpy(kept, utf8);
-    Py_DECREF(full);
-    feed_def = (PyMethodDef){"feed", (PyCFunction)native_feed, METH_O, kept};
-    PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, &feed_def);
-    if (descr == NULL || PyObject_SetAttrString(cls, "feed", descr) < 0) {
-        Py_XDECREF(descr);
+    feed_def = (PyMethodDef){"feed", (PyCFunction)native_feed, METH_O, NULL};
+    if (replace_method(cls, &feed_def, "feed($self, data, /)", feed) < 0) {
         Py_DECREF(feed);
         return NULL;
     }
-    Py_DECREF(descr);
     python_feed = feed; /* (kept: called for every other case) */
     Py_RETURN_NONE;
 }

@@ -46,6 +46,9 @@ typedef struct {
 } Slot;
 
 int slot_init(Slot *slot, PyObject *cls, const char *name);
+/* Put def (its name, C function and flags; it must outlive the class) in cls's place, its doc the
+ * Python function's after `signature`: the native fast paths' install_* do it.  0, or -1 with an error. */
+int replace_method(PyObject *cls, PyMethodDef *def, const char *signature, PyObject *python);
 
 /* A new reference to the value, or NULL (no exception set) when the slot is empty. */
 static inline PyObject *slot_get(PyObject *obj, const Slot *slot)

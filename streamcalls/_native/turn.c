@@ -139,28 +139,11 @@ PyObject *install_turn_add(PyObject *module, PyObject *args)
     Py_INCREF(text_delta);
     Py_INCREF(call_delta);
     Py_INCREF(reasoning_delta);
-    /* The descriptor's doc is the Python add's, after the signature line inspect reads. */
-    PyObject *doc = PyObject_GetAttrString(add, "__doc__");
-    const char *said = doc != NULL && PyUnicode_Check(doc) ? PyUnicode_AsUTF8AndSize(doc, NULL) : "";
-    PyObject *full = said ? PyUnicode_FromFormat("add($self, /, event)\n--\n\n%s", said) : NULL;
-    Py_XDECREF(doc);
-    const char *utf8 = full ? PyUnicode_AsUTF8AndSize(full, NULL) : NULL;
-    char *kept = utf8 ? PyMem_Malloc(strlen(utf8) + 1) : NULL;
-    if (kept == NULL) {
-        Py_XDECREF(full);
-        Py_DECREF(add);
-        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
-    }
-    strcpy(kept, utf8);
-    Py_DECREF(full);
-    add_def = (PyMethodDef){"add", (PyCFunction)(void (*)(void))native_add, METH_FASTCALL | METH_KEYWORDS, kept};
-    PyObject *descr = PyDescr_NewMethod(builder, &add_def);
-    if (descr == NULL || PyObject_SetAttrString(cls, "add", descr) < 0) {
-        Py_XDECREF(descr);
+    add_def = (PyMethodDef){"add", (PyCFunction)(void (*)(void))native_add, METH_FASTCALL | METH_KEYWORDS, NULL};
+    if (replace_method((PyObject *)builder, &add_def, "add($self, /, event)", add) < 0) {
         Py_DECREF(add);
         return NULL;
     }
-    Py_DECREF(descr);
     python_add = add; /* (kept: called for every other case) */
     Py_RETURN_NONE;
 #endif

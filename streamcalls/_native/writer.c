@@ -399,29 +399,11 @@ PyObject *install_send(PyObject *module, PyObject *args)
     }
     crc_init();
     escape_init();
-    /* The descriptor's doc is the Python send's, after the signature line inspect reads. */
-    PyObject *doc = PyObject_GetAttrString(send, "__doc__");
-    const char *text = doc != NULL && PyUnicode_Check(doc) ? PyUnicode_AsUTF8AndSize(doc, NULL) : "";
-    PyErr_Clear();
-    PyObject *full = PyUnicode_FromFormat("send($self, event, /)\n--\n\n%s", text ? text : "");
-    Py_XDECREF(doc);
-    const char *utf8 = full ? PyUnicode_AsUTF8AndSize(full, NULL) : NULL;
-    char *kept = utf8 ? PyMem_Malloc(strlen(utf8) + 1) : NULL;
-    if (kept == NULL) {
-        Py_XDECREF(full);
-        Py_DECREF(send);
-        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
-    }
-    strcpy(kept, utf8);
-    Py_DECREF(full);
-    send_def = (PyMethodDef){"send", (PyCFunction)native_send, METH_O, kept};
-    PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, &send_def);
-    if (descr == NULL || PyObject_SetAttrString(cls, "send", descr) < 0) {
-        Py_XDECREF(descr);
+    send_def = (PyMethodDef){"send", (PyCFunction)native_send, METH_O, NULL};
+    if (replace_method(cls, &send_def, "send($self, event, /)", send) < 0) {
         Py_DECREF(send);
         return NULL;
     }
-    Py_DECREF(descr);
     python_send = send; /* (kept: called for every other case) */
     Py_RETURN_NONE;
 }
