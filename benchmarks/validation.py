@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import functools
-import random
 import statistics
 import time
 import uuid
@@ -29,6 +28,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from streamcalls import Tool, ToolCall
+from streamcalls.cli._timing import round_order
 from streamcalls.codec._signature import InvalidArguments, ToolSignature, signature_of
 
 from .report import Target
@@ -204,7 +204,7 @@ def _rounds(runs: dict[str, Callable[[], float]], rounds: int) -> dict[str, floa
     samples: dict[str, list[float]] = {key: [] for key in runs}
     keys = list(runs)
     for r in range(rounds):
-        for key in random.Random(r).sample(keys, len(keys)):
+        for key in [keys[i] for i in round_order(r, len(keys))]:
             samples[key].append(runs[key]())
     return {key: statistics.median(values) for key, values in samples.items()}
 

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ("Rate", "Settings", "Timing", "measure", "timed")
+__all__ = ("Rate", "Settings", "Timing", "measure", "round_order", "timed")
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,11 @@ class Rate:
         return self.seconds / self.chunks * 1e6
 
 
+def round_order(round_no: int, count: int) -> list[int]:
+    """The order ``count`` runs take in round ``round_no``: shuffled, the same for the same round."""
+    return random.Random(round_no).sample(range(count), count)
+
+
 def timed(run: Callable[[], Any]) -> tuple[float, Any]:
     """Run once after a garbage collection: (CPU seconds, what it returned)."""
     gc.collect()
@@ -126,7 +131,7 @@ def measure(
                 timing.first_kept = True
             repeats.append(settings.repeats(elapsed))
         for round_no in range(max(repeats, default=0)):
-            for number in random.Random(round_no).sample(range(len(timings)), len(timings)):
+            for number in round_order(round_no, len(timings)):
                 timing = timings[number]
                 if len(timing.runs) >= repeats[number]:
                     continue
