@@ -385,7 +385,9 @@ def _anthropic_call_stream(fragments: list[str]) -> list[bytes]:
     ]
     for fragment in fragments:
         delta = {"type": "input_json_delta", "partial_json": fragment}
-        chunks.append(event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}))
+        chunks.append(
+            event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta})
+        )
     return chunks
 
 
