@@ -27,7 +27,7 @@ from .endurance import endurance
 from .load import load
 from .memory import measure_memory
 from .profile import layers
-from .runner import Result, Settings, measure_group
+from .runner import SAMPLE_S, Result, Settings, measure_group
 from .streams import (
     Stream,
     anthropic_stream,
@@ -43,11 +43,11 @@ COMMAND = "make bench  (or: python -m benchmarks)"
 
 Group = tuple[str, Callable[[], list[Stream]], Settings]
 
-_NORMAL = Settings()
-_LONG = Settings(budget_s=1.2, max_runs=31)  # the streams the targets name: more runs
+_NORMAL = Settings(sample_s=SAMPLE_S)
+_LONG = Settings(budget_s=1.2, max_runs=31, sample_s=SAMPLE_S)  # the streams the targets name: more runs
 # The live-arguments streams: streamcalls' rows get several runs, the quadratic peers
 # (seconds to a minute per run at 1 MB) one.
-_LIVE = Settings(min_runs=1, min_runs_fast=7, max_runs=15, budget_s=2.0)
+_LIVE = Settings(min_runs=1, min_runs_fast=7, max_runs=15, budget_s=2.0, sample_s=SAMPLE_S)
 
 
 def groups(quick: bool) -> list[Group]:

@@ -39,7 +39,7 @@ from typing import Any
 
 from .contenders import CallTuple, Contender, Run, Unavailable, _decoded_payloads, _floor, _streamcalls
 from .report import _find, _num, _ratio
-from .runner import Result, Settings
+from .runner import SAMPLE_S, Result, Settings
 from .streams import Call, Stream, _size_name, coalesce, fence_ids, make_arguments, openai_stream
 
 __all__ = (
@@ -232,7 +232,7 @@ def groups(quick: bool) -> list[tuple[str, Callable[[], list[Stream]], Settings]
     settings = (
         Settings(min_runs=2, min_runs_fast=3, max_runs=5, budget_s=0.2)
         if quick
-        else Settings(min_runs=3, min_runs_fast=7, max_runs=15, budget_s=1.0)
+        else Settings(min_runs=3, min_runs_fast=7, max_runs=15, budget_s=1.0, sample_s=SAMPLE_S)
     )
     return [
         ("ijson: OpenAI, one call, 10 KB to 2 MB", lambda: [openai_ijson_stream(s) for s in sizes], settings),

@@ -42,7 +42,7 @@ from streamcalls.detectors import DETECTORS
 
 from .contenders import Contender, Run, _streamcalls
 from .report import Target, _find, _num, _ratio
-from .runner import Result, Settings
+from .runner import SAMPLE_S, Result, Settings
 from .streams import _TOOL_NAMES, Call, Stream, _markdown_paragraph, _size_name, fence_ids, make_arguments
 
 __all__ = (
@@ -396,7 +396,11 @@ _FORMAT_WIRES = _WIRES | {"text-prose"}
 def groups(quick: bool) -> list[tuple[str, Any, Settings]]:
     sizes = (10_000, 100_000) if quick else SIZES
     prose_bytes = (64 << 10) if quick else (1 << 20)
-    settings = Settings(min_runs=2, min_runs_fast=3, max_runs=5, budget_s=0.2) if quick else Settings()
+    settings = (
+        Settings(min_runs=2, min_runs_fast=3, max_runs=5, budget_s=0.2)
+        if quick
+        else Settings(sample_s=SAMPLE_S)
+    )
     out: list[tuple[str, Any, Settings]] = [
         (
             f"Text full of {fmt} calls, 4-byte reads",

@@ -423,8 +423,8 @@ int feed_fragment(PyObject *emit, PyObject *call, const char *frag, Py_ssize_t n
         goto done;
     }
     memcpy(PyByteArray_AsString(text) + had, frag, (size_t)n);
-    if (write_scan(scanner, &before, &after) < 0 || slot_set_ssize(call, &S.call_size, size + length) < 0 ||
-        slot_set_ssize(emit, &S.emit_held, held + length) < 0 || put(out, delta) < 0) {
+    if (write_scan(scanner, &before, &after) < 0 || slot_set_count(call, &S.call_size, size + length) < 0 ||
+        slot_set_count(emit, &S.emit_held, held + length) < 0 || put(out, delta) < 0) {
         goto done;
     }
     patches = slot_get(call, &S.call_patches);

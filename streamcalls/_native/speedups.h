@@ -139,6 +139,33 @@ static inline int slot_set_ssize(PyObject *obj, const Slot *slot, Py_ssize_t val
     return result;
 }
 
+/* Set the slot's count to n (n >= 0), as slot_set_ssize does; but an int that the slot alone holds
+ * (its reference count 1: nothing else can see it) is changed in place, where the version's
+ * layout is known, instead of a new one made.  A count that grows with every fragment (a call's
+ * size) would otherwise cost an int made and one freed per fragment. */
+static inline int slot_set_count(PyObject *obj, const Slot *slot, Py_ssize_t n)
+{
+#if !defined(Py_LIMITED_API) && !defined(Py_GIL_DISABLED) && PY_VERSION_HEX < 0x030F0000
+    PyObject *old = *(PyObject **)((char *)obj + slot->offset);
+    if (old != NULL && PyLong_CheckExact(old) && Py_REFCNT(old) == 1 && n > 0 &&
+        n < (Py_ssize_t)PyLong_BASE) {
+        PyLongObject *number = (PyLongObject *)old;
+#if PY_VERSION_HEX >= 0x030C0000
+        if (number->long_value.lv_tag == ((uintptr_t)1 << _PyLong_NON_SIZE_BITS)) { /* one digit, > 0 */
+            number->long_value.ob_digit[0] = (digit)n;
+            return 0;
+        }
+#else
+        if (Py_SIZE(number) == 1) {
+            number->ob_digit[0] = (digit)n;
+            return 0;
+        }
+#endif
+    }
+#endif
+    return slot_set_ssize(obj, slot, n);
+}
+
 /* -- what configure() was given --------------------------------------------------------------- */
 
 typedef struct {

@@ -1,7 +1,7 @@
 """Timing runs against each other: ``streamcalls bench`` and the benchmark package share this.
 
 Each run function is run once to warm up (and be checked), then the runs
-are timed in rounds of one run each, in an order shuffled every round (a
+are timed in rounds of one sample each, in an order shuffled every round (a
 fixed seed per round, so a run's order is reproducible), so that a burst of
 load from other processes on a shared machine hits every run alike, and so
 that no run always follows the same one: a run timed right after a heavy
@@ -10,6 +10,16 @@ one (its memory just freed, the caches full of its data) measured up to
 round, where a shuffled order gives every run its share and the median
 drops it.  A result is the median of a run's samples; only ratios between
 runs timed in the same rounds are meant to be compared.
+
+A run much faster than a sample should be (``Settings.sample_s``) is run
+that many times back to back within one sample, and the sample's time is
+divided by the runs, as timeit does.  A single run of half a millisecond
+timed alone measures its neighbour as much as itself: timed right after a
+run that churned through megabytes of objects, the same stream parse took
+1.6 times as long as back to back, its first few hundred chunks slowed by
+caches and predictors that the other run had filled with its own; a run of
+20 ms carries the same cost as 1 %.  Looping spreads that once-a-sample cost
+over the sample, so that a fast run and a slow one are measured alike.
 
 Time is the CPU time of this thread (``time.thread_time``), not wall time:
 on a machine shared with other work, a run that the scheduler preempts
@@ -23,6 +33,7 @@ starts after a collection.
 from __future__ import annotations
 
 import gc
+import math
 import random
 import statistics
 import time
@@ -44,6 +55,13 @@ class Settings:
     budget_s: float = 0.4  # time per run function the repeats aim for
     fast_s: float = 0.1
     slow_s: float = 0.5  # a first run slower than this is kept as a sample
+    sample_s: float = 0.0  # a sample's least length: a faster run is repeated within it
+
+    def loops(self, first_s: float) -> int:
+        """How many runs one sample takes of a function whose first run took ``first_s``."""
+        if first_s >= self.sample_s:
+            return 1
+        return max(1, math.ceil(self.sample_s / max(first_s, 1e-9)))
 
     def repeats(self, first_s: float) -> int:
         """How many samples to take of a function whose first run took ``first_s``."""
@@ -56,7 +74,8 @@ class Timing:
     """One function to time, and its samples (seconds of CPU time per run)."""
 
     run: Callable[[], Any]
-    runs: list[float] = field(default_factory=list)
+    runs: list[float] = field(default_factory=list)  # seconds per run, one entry a sample
+    loops: int = 1  # runs per sample (Settings.loops)
     first_kept: bool = False  # the warm-up run was slow enough to count as a sample
 
     @property
@@ -90,12 +109,15 @@ def round_order(round_no: int, count: int) -> list[int]:
     return random.Random(round_no).sample(range(count), count)
 
 
-def timed(run: Callable[[], Any]) -> tuple[float, Any]:
-    """Run once after a garbage collection: (CPU seconds, what it returned)."""
+def timed(run: Callable[[], Any], loops: int = 1) -> tuple[float, Any]:
+    """Run ``loops`` times back to back after a garbage collection: (CPU seconds per run, what the
+    last run returned)."""
     gc.collect()
     start = time.thread_time()
     out = run()
-    return time.thread_time() - start, out
+    for _ in range(loops - 1):
+        out = run()
+    return (time.thread_time() - start) / loops, out
 
 
 @contextmanager
@@ -129,13 +151,14 @@ def measure(
             if elapsed > settings.slow_s:
                 timing.runs.append(elapsed)
                 timing.first_kept = True
-            repeats.append(settings.repeats(elapsed))
+            timing.loops = settings.loops(elapsed)
+            repeats.append(settings.repeats(elapsed * timing.loops))
         for round_no in range(max(repeats, default=0)):
             for number in round_order(round_no, len(timings)):
                 timing = timings[number]
                 if len(timing.runs) >= repeats[number]:
                     continue
-                elapsed, out = timed(timing.run)
+                elapsed, out = timed(timing.run, timing.loops)
                 if check is not None:
                     check(number, out)
                 timing.runs.append(elapsed)

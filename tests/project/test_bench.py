@@ -332,3 +332,26 @@ def test_repeats_follow_the_budget() -> None:
     assert Rate(2.0, 10, 4_000_000).chunks_per_s == 5.0
     assert Rate(2.0, 10, 4_000_000).mb_per_s == 2.0
     assert Rate(2.0, 10, 4_000_000).us_per_chunk == 200_000.0
+
+
+def test_a_fast_run_is_repeated_within_a_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A clock that advances one millisecond per run: the runs' own time, nothing else.
+    clock = [0.0]
+    outputs: list[int] = []
+
+    def run() -> int:
+        clock[0] += 0.001
+        outputs.append(len(outputs))
+        return outputs[-1]
+
+    monkeypatch.setattr("streamcalls.cli._timing.time.thread_time", lambda: clock[0])
+    settings = Settings(min_runs_fast=3, max_runs=3, budget_s=0.0, sample_s=0.0095)
+    assert (settings.loops(0.001), settings.loops(0.0095), settings.loops(0.5)) == (10, 1, 1)
+    assert Settings().loops(0.000001) == 1  # (by default a sample is one run)
+    timing = Timing(run)
+    seen: list[int] = []
+    measure([timing], settings, lambda number, out: seen.append(out))
+    assert timing.loops == 10
+    assert len(outputs) == 1 + 3 * 10  # the warm-up, then three samples of ten runs
+    assert timing.runs == pytest.approx([0.001] * 3)  # a sample's time over its runs
+    assert seen == [0, 10, 20, 30]  # each sample's last run is checked

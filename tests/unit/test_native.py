@@ -368,3 +368,51 @@ def test_the_native_framer_is_the_one_a_stream_gets() -> None:
         parser = streamcalls.StreamParser("anthropic")
         parser.feed(b"event: ping\ndata: {}\n\n")
     assert type(parser._framer) is SSEFramer
+
+
+# -- counts changed in place -----------------------------------------------------------------------
+
+
+def _anthropic_call_stream(fragments: list[str]) -> list[bytes]:
+    def event(name: str, body: dict[str, Any]) -> bytes:
+        return b"event: " + name.encode() + b"\ndata: " + msgspec.json.encode(body) + b"\n\n"
+
+    start = {"type": "message", "id": "msg_1", "role": "assistant", "content": [], "model": "m"}
+    block = {"type": "tool_use", "id": "toolu_1", "name": "write", "input": {}}
+    chunks = [
+        event("message_start", {"type": "message_start", "message": start}),
+        event("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+    ]
+    for fragment in fragments:
+        delta = {"type": "input_json_delta", "partial_json": fragment}
+        chunks.append(
+            event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta})
+        )
+    return chunks
+
+
+def test_a_count_held_elsewhere_is_never_changed_in_place() -> None:
+    """A call's size and the held count grow in place only while their slot alone holds the int.
+
+    An int is immutable to everyone who can see it: the size read out before a fragment keeps
+    its value, and the call's own count still moves on.
+    """
+    text = "x" * 300
+    chunks = _anthropic_call_stream(['{"text": "', text, text, text])
+    parser = streamcalls.StreamParser("anthropic")
+    for chunk in chunks[:4]:
+        parser.feed(chunk)
+    adapter = parser._framer.sink
+    call, calls = adapter._call, adapter.emit
+    size_before, held_before = call.size, calls.held  # (held here: the ints are shared now)
+    assert size_before == held_before == 310
+    native = speedups.counts()[0]
+    [delta] = parser.feed(chunks[4])
+    assert speedups.counts()[0] == native + 1  # (read natively)
+    assert delta == streamcalls.ToolCallDelta(0, text)
+    assert (size_before, held_before) == (310, 310)
+    assert (call.size, calls.held) == (610, 610)
+    del size_before, held_before  # the slots alone hold them now: the next fragment adds in place
+    parser.feed(chunks[5])
+    assert (call.size, calls.held) == (910, 910)
+    assert same_on_both_paths(chunks, "anthropic")
