@@ -23,7 +23,7 @@
 static Slot o_native, o_phase, o_reasoning, o_text_block, o_open; /* EventOrder */
 static Slot b_form;                                               /* Block */
 static Slot c_form, c_streamed;                                   /* Call */
-static Slot f_head, f_tail, f_frame, f_counter, f_number_head, f_pieces, f_writes; /* DeltaForm */
+static Slot f_head, f_tail, f_frame, f_counter, f_number_head, f_escaped, f_writes; /* DeltaForm */
 static Slot n_next;                                               /* Counter */
 static Slot t_text, r_text, d_index, d_fragment;                  /* the three events */
 static PyObject *text_type, *reasoning_type, *delta_type, *phase_open;
@@ -158,12 +158,12 @@ static PyObject *write_form(PyObject *form, PyObject *text, int *declined)
     }
     PyObject *head = slot_get(form, &f_head), *tail = slot_get(form, &f_tail);
     PyObject *frame = slot_get(form, &f_frame), *counter = slot_get(form, &f_counter);
-    PyObject *number_head = slot_get(form, &f_number_head), *pieces = slot_get(form, &f_pieces);
+    PyObject *number_head = slot_get(form, &f_number_head), *escaped = slot_get(form, &f_escaped);
     PyObject *next = NULL, *result = NULL;
     long long number = 0;
     if (head == NULL || !PyBytes_CheckExact(head) || tail == NULL || !PyBytes_CheckExact(tail) ||
         (frame != NULL && frame != Py_None && !PyBytes_CheckExact(frame)) ||
-        (pieces != NULL && pieces != Py_None && !PyList_CheckExact(pieces)) ||
+        (escaped != NULL && escaped != Py_None && !PyByteArray_CheckExact(escaped)) ||
         (counter != NULL && counter != Py_None && (number_head == NULL || !PyBytes_CheckExact(number_head)))) {
         *declined = 1;
         goto done;
@@ -222,6 +222,7 @@ static PyObject *write_form(PyObject *form, PyObject *text, int *declined)
     }
     memcpy(out, PyBytes_AS_STRING(head), (size_t)PyBytes_GET_SIZE(head));
     out += PyBytes_GET_SIZE(head);
+    unsigned char *json_at = out;
     out = put_escaped(out, (const unsigned char *)utf8, n);
     if (counted) {
         memcpy(out, PyBytes_AS_STRING(number_head), (size_t)PyBytes_GET_SIZE(number_head));
@@ -234,19 +235,19 @@ static PyObject *write_form(PyObject *form, PyObject *text, int *declined)
     if (framed) {
         put_u32(out, crc32_of(0, start, out - start));
     }
-    /* Now the effects, as the Python step has them: the text kept, the number taken. */
-    if (pieces != NULL && pieces != Py_None && PyList_Append(pieces, text) < 0) {
-        Py_CLEAR(result);
-        goto done;
-    }
-    if (counted) {
-        PyObject *after = PyLong_FromLongLong(number + 1);
-        if (after == NULL || slot_set(counter, &n_next, after) < 0) {
-            Py_XDECREF(after);
-            Py_CLEAR(result); /* (the piece is kept: an allocation failure is not recovered from) */
+    /* Now the effects, as the Python step has them: the text's JSON kept (its body, between the
+     * quotes), the number taken. */
+    if (escaped != NULL && escaped != Py_None) {
+        Py_ssize_t had = PyByteArray_GET_SIZE(escaped), body = quoted - 2;
+        if (PyByteArray_Resize(escaped, had + body) < 0) {
+            Py_CLEAR(result);
             goto done;
         }
-        Py_DECREF(after);
+        memcpy(PyByteArray_AS_STRING(escaped) + had, json_at + 1, (size_t)body);
+    }
+    if (counted && slot_set_count(counter, &n_next, (Py_ssize_t)number + 1) < 0) {
+        Py_CLEAR(result); /* (the text is kept: an allocation failure is not recovered from) */
+        goto done;
     }
 done:
     Py_XDECREF(head);
@@ -254,7 +255,7 @@ done:
     Py_XDECREF(frame);
     Py_XDECREF(counter);
     Py_XDECREF(number_head);
-    Py_XDECREF(pieces);
+    Py_XDECREF(escaped);
     Py_XDECREF(next);
     return result;
 }
@@ -390,7 +391,7 @@ PyObject *install_send(PyObject *module, PyObject *args)
         slot_init(&c_form, call_cls, "form") < 0 || slot_init(&c_streamed, call_cls, "streamed") < 0 ||
         slot_init(&f_head, form_cls, "head") < 0 || slot_init(&f_tail, form_cls, "tail") < 0 ||
         slot_init(&f_frame, form_cls, "frame") < 0 || slot_init(&f_counter, form_cls, "counter") < 0 ||
-        slot_init(&f_number_head, form_cls, "number_head") < 0 || slot_init(&f_pieces, form_cls, "pieces") < 0 ||
+        slot_init(&f_number_head, form_cls, "number_head") < 0 || slot_init(&f_escaped, form_cls, "escaped") < 0 ||
         slot_init(&f_writes, form_cls, "writes") < 0 || slot_init(&n_next, counter_cls, "next") < 0 ||
         slot_init(&t_text, text_type, "text") < 0 || slot_init(&r_text, reasoning_type, "text") < 0 ||
         slot_init(&d_index, delta_type, "index") < 0 || slot_init(&d_fragment, delta_type, "arguments_delta") < 0) {

@@ -5,7 +5,8 @@ says that its ``text``/``reasoning`` step (or ``call_delta``) for that block
 (or call), from then on and for any non-empty text, writes exactly
 ``head + json(text) + tail`` and changes nothing else but what the form names:
 a sequence number taken from a :class:`Counter` (written after the text,
-behind ``number_head``), the text appended to a list (``pieces``), the bytes
+behind ``number_head``), the text's JSON (without its quotes) added to a
+bytearray (``escaped``), the bytes
 framed as one AWS event-stream message with the headers ``frame``.  A form
 with ``writes=False`` writes nothing.  The native ``send``
 (``streamcalls/_native/writer.c``) then writes such a delta itself, without
@@ -41,7 +42,7 @@ class Counter:
 class DeltaForm:
     """``head + json(text) + tail``: what each delta of a block or call writes (see the module doc)."""
 
-    __slots__ = ("counter", "frame", "head", "number_head", "pieces", "tail", "writes")
+    __slots__ = ("counter", "escaped", "frame", "head", "number_head", "tail", "writes")
 
     def __init__(
         self,
@@ -51,7 +52,7 @@ class DeltaForm:
         frame: bytes | None = None,
         counter: Counter | None = None,
         number_head: bytes = b"",
-        pieces: list[str] | None = None,
+        escaped: bytearray | None = None,
         writes: bool = True,
     ) -> None:
         self.head = head
@@ -64,8 +65,8 @@ class DeltaForm:
         """Where the record's sequence number comes from (written after ``number_head``)."""
         self.number_head = number_head
         """The bytes between the text's JSON and the sequence number."""
-        self.pieces = pieces
-        """A list each text is appended to."""
+        self.escaped = escaped
+        """A bytearray each text's JSON is added to, without its quotes."""
         self.writes = writes
         """False: the delta writes nothing (a target that sends a call whole)."""
 

@@ -248,14 +248,16 @@ ROLES = (
     Role(
         "a stream writer",
         ("providers/*/writer.py",),
-        (*LEAF, "writing/*.py", *FRAMING, "providers/*/writer.py"),
+        (*LEAF, "writing/*.py", *FRAMING, "providers/*/writer.py", "providers/*/items.py"),
     ),
     # A provider's complete response for a turn (write_response), beside its stream writer.
     Role(
         "a complete-response writer",
         ("providers/*/response.py",),
-        (*LEAF, "writing/*.py", "providers/*/writer.py", "providers/*/response.py"),
+        (*LEAF, "writing/*.py", "providers/*/writer.py", "providers/*/items.py", "providers/*/response.py"),
     ),
+    # The wire objects both writers build (a response, its items): plain dicts.
+    Role("a writers' objects", ("providers/*/items.py",), (*LEAF, "providers/*/writer.py")),
     Role("a request encoding", ("providers/*/encoding.py",), (*LEAF, "providers/_encoding.py")),
     Role("an error shape", ("providers/*/errors.py",), ("providers/_refusals.py",)),
     # Pure functions on dicts: other rules, and the event types a rule compares (a recorded ToolCall).

@@ -6,6 +6,7 @@
 - :mod:`.encoding`: tools, calls, results and a turn, as ``input`` items;
 - :mod:`.writer`: the stream writer's ``"openai-responses"`` target;
   :mod:`.response`: the complete ``response`` for a turn (``write_response``);
+  :mod:`.items`: the response, output items and usage both of them build;
 - :mod:`.request_rules`, :mod:`.history_rules`: what the API refuses in a
   request.  Its error responses are OpenAI Chat's (:mod:`..openai_chat.errors`).
 

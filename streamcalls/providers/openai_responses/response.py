@@ -20,7 +20,7 @@ from typing import Any
 
 from ..._events import StreamFinished, ToolCall
 from ..._turn import ReasoningPart, TextPart, Turn
-from .writer import (
+from .items import (
     call_item,
     finish_response,
     message_item,

@@ -39,13 +39,17 @@ SDK's ``ResponseStreamEvent`` types have them; no ``[DONE]``:
   ``cache_write_tokens``, ``output_tokens_details.reasoning_tokens``).
 
 The items are kept until the finish, which repeats them whole, as the API
-does: the target holds the text and arguments it wrote, once.
+does: the target holds the text and arguments it wrote, once, as the JSON
+its deltas wrote them in (escaped once, each ``.done`` event and the finish
+insert it as it is: ``msgspec.Raw``).
 """
 
 from __future__ import annotations
 
 import time
 from typing import Any
+
+from msgspec import Raw
 
 from ..._events import (
     ProviderError,
@@ -54,136 +58,37 @@ from ..._events import (
     StreamFinished,
     ToolCall,
     ToolCallFailed,
-    Usage,
 )
 from ...writing import Block, Call, Stream, Target, register
 from ...writing._form import Counter, DeltaForm
 from ...writing._sse import json
-from ..openai_chat.writer import usage_counts
+from .items import call_item, finish_response, message_item, reasoning_item, response_object
 
-__all__ = (
-    "OpenAIResponsesTarget",
-    "call_item",
-    "finish_response",
-    "message_item",
-    "reasoning_item",
-    "response_object",
-    "responses_usage",
-)
+__all__ = ("OpenAIResponsesTarget",)
 
-# The parts a reasoning item holds, and the finishes that leave a response incomplete.
+# The parts a reasoning item holds.
 _PARTS = frozenset({"summary_text", "reasoning_text"})
-_INCOMPLETE = {"length": "max_output_tokens", "content_filter": "content_filter"}
 
 
-def responses_usage(usage: Usage) -> dict[str, Any]:
-    """The counts in Responses' ``usage`` names: every one ``ResponseUsage`` requires, the input,
-    output and total as the other two tell where one was not sent, 0 for a count there is none of."""
-    given, made, total = usage_counts(usage)
-    return {
-        "input_tokens": given,
-        "output_tokens": made,
-        "total_tokens": total,
-        "input_tokens_details": {
-            "cached_tokens": usage.cache_read_tokens or 0,
-            "cache_write_tokens": usage.cache_write_tokens or 0,
-        },
-        "output_tokens_details": {"reasoning_tokens": usage.reasoning_tokens or 0},
-    }
-
-
-def response_object(
-    response_id: str | None, model: str | None, output: list[dict[str, Any]], created: int | None = None
-) -> dict[str, Any]:
-    """A ``response`` in progress, with ``output``: the fields the SDK's ``Response`` requires, and the
-    ones the API sends null."""
-    return {
-        "id": response_id,
-        "object": "response",
-        "created_at": int(time.time()) if created is None else created,
-        "status": "in_progress",
-        "error": None,
-        "incomplete_details": None,
-        "instructions": None,
-        "metadata": {},
-        "model": model or "",
-        "output": output,
-        "parallel_tool_calls": True,
-        "temperature": None,
-        "tool_choice": "auto",
-        "tools": [],
-        "top_p": None,
-        "usage": None,
-    }
-
-
-def finish_response(response: dict[str, Any], finished: StreamFinished, error: ProviderError | None) -> str:
-    """Put the finish in ``response`` (its status, incomplete details, error, usage); returns the
-    terminal event's type."""
-    reason = finished.reason
-    if finished.usage is not None:
-        response["usage"] = responses_usage(finished.usage)
-    if reason == "error":
-        message = error.message if error is not None else "the stream ended in an error"
-        code = error.code if error is not None and error.code is not None else "server_error"
-        response["status"] = "failed"
-        response["error"] = {"code": code, "message": message}
-        return "response.failed"
-    if reason in _INCOMPLETE:
-        response["status"] = "incomplete"
-        response["incomplete_details"] = {"reason": _INCOMPLETE[reason]}
-        return "response.incomplete"
-    response["status"] = "completed"
-    return "response.completed"
-
-
-def message_item(item_id: str, text: str | None) -> dict[str, Any]:
-    """A ``message`` item: in progress (``text`` None), or done with its one ``output_text`` part."""
-    if text is None:
-        return {"id": item_id, "type": "message", "status": "in_progress", "role": "assistant", "content": []}
-    part = {"type": "output_text", "text": text, "annotations": []}
-    return {"id": item_id, "type": "message", "status": "completed", "role": "assistant", "content": [part]}
-
-
-def call_item(item_id: str, call_id: str, name: str, arguments: str, status: str) -> dict[str, Any]:
-    """A ``function_call`` item."""
-    return {
-        "id": item_id,
-        "type": "function_call",
-        "status": status,
-        "arguments": arguments,
-        "call_id": call_id,
-        "name": name,
-    }
-
-
-def reasoning_item(
-    item_id: str, summary: list[str], content: list[str], encrypted: str | None
-) -> dict[str, Any]:
-    """A ``reasoning`` item: its summary parts, its reasoning text parts, its encrypted content."""
-    item: dict[str, Any] = {
-        "id": item_id,
-        "type": "reasoning",
-        "summary": [{"type": "summary_text", "text": text} for text in summary],
-    }
-    if content:
-        item["content"] = [{"type": "reasoning_text", "text": text} for text in content]
-    if encrypted is not None:
-        item["encrypted_content"] = encrypted
-    return item
+def _written(text: bytearray) -> Raw:
+    """A part's text as its deltas wrote it, for the events that repeat it: a JSON string."""
+    return Raw(b'"%s"' % text)
 
 
 class _Item:
     """An output item being written: its id, its place, and what it holds so far."""
 
-    __slots__ = ("call", "content", "encrypted", "form", "id", "index", "open", "pieces", "summary")
+    __slots__ = ("call", "content", "encrypted", "form", "id", "index", "open", "summary", "text")
 
     def __init__(self, item_id: str, index: int) -> None:
         self.id = item_id
         self.index = index
-        self.pieces: list[str] = []  # the open part's text (a message's, a call's arguments)
-        self.summary: list[str] = []  # a reasoning item's parts, as they ended
-        self.content: list[str] = []
+        # The open part's text (a message's, a call's arguments) as its deltas wrote it: the JSON of
+        # each, without its quotes, one after the other (a JSON string's body: escapes are per
+        # character, so this is the whole text's JSON).
+        self.text = bytearray()
+        self.summary: list[str | Raw] = []  # a reasoning item's parts, as they ended
+        self.content: list[str | Raw] = []
         self.open = False  # a reasoning item's part is open
         self.encrypted: str | None = None
         self.call: Call | None = None  # a call's item: the call, whose form it keeps while reasoning is open
@@ -225,10 +130,13 @@ class OpenAIResponsesTarget(Target):
         kind: str = record["type"]
         return b"event: " + kind.encode() + b"\ndata: " + json(record) + b"\n\n"
 
-    def _delta(self, memo: bytes, text: str) -> bytes:
-        """A delta event: the head its item's part formatted once, the text, the sequence number."""
+    def _delta(self, memo: bytes, item: _Item, text: str) -> bytes:
+        """A delta event: the head its item's part formatted once, the text, the sequence number;
+        the text's JSON kept in the item."""
+        quoted = json(text)
+        item.text += memoryview(quoted)[1:-1]
         seq = self._sequence.take()
-        return memo + json(text) + b',"sequence_number":' + str(seq).encode() + b"}\n\n"
+        return memo + quoted + b',"sequence_number":' + str(seq).encode() + b"}\n\n"
 
     def _added(self, prefix: str, item_id: str | None, item: dict[str, Any]) -> tuple[_Item, bytes]:
         """A new output item, at the next output_index: its ``output_item.added``."""
@@ -247,7 +155,7 @@ class OpenAIResponsesTarget(Target):
     def _form(self, memo: bytes, item: _Item) -> DeltaForm:
         """How each delta of an item's open part writes: ``_delta``'s record, its text kept."""
         return DeltaForm(
-            memo, b"}\n\n", counter=self._sequence, number_head=b',"sequence_number":', pieces=item.pieces
+            memo, b"}\n\n", counter=self._sequence, number_head=b',"sequence_number":', escaped=item.text
         )
 
     def _open_reasoning(self, item: _Item) -> None:
@@ -285,14 +193,13 @@ class OpenAIResponsesTarget(Target):
         return out + added + self._event({"type": "response.content_part.added", **where, "part": part})
 
     def text(self, block: Block, text: str) -> bytes:
-        self._message.pieces.append(text)  # type: ignore[union-attr]  # (text_start opened it)
-        return self._delta(block.memo, text)
+        return self._delta(block.memo, self._message, text)  # type: ignore[arg-type]  # (text_start opened it)
 
     def text_end(self, block: Block, signature: str | None) -> bytes:
         item = self._message
         assert item is not None  # (text_start opened it)
         self._message = None
-        text = "".join(item.pieces)
+        text = _written(item.text)
         where = {"item_id": item.id, "output_index": item.index, "content_index": 0}
         part = {"type": "output_text", "text": text, "annotations": []}
         return (
@@ -322,7 +229,7 @@ class OpenAIResponsesTarget(Target):
     def _open_part(self, block: Block, item: _Item) -> bytes:
         """The block's part begins in the reasoning item: a summary part, or reasoning text."""
         item.open = True
-        item.pieces = []
+        item.text = bytearray()
         where: dict[str, Any] = {"item_id": item.id, "output_index": item.index}
         if block.id == "reasoning_text":
             where["content_index"] = len(item.content)
@@ -347,8 +254,7 @@ class OpenAIResponsesTarget(Target):
                 item, out = self._added("rs_", None, {"type": "reasoning", "summary": []})
                 self._open_reasoning(item)
             out += self._open_part(block, item)
-        item.pieces.append(text)  # type: ignore[union-attr]  # (opened above or at the start)
-        return out + self._delta(block.memo, text)
+        return out + self._delta(block.memo, item, text)  # type: ignore[arg-type]  # (opened above or at the start)
 
     def reasoning_end(self, block: Block, completed: ReasoningCompleted) -> bytes:
         item = self._reasoning
@@ -359,7 +265,7 @@ class OpenAIResponsesTarget(Target):
         if not item.open:
             return b""
         item.open = False
-        text = "".join(item.pieces)
+        text = _written(item.text)
         where: dict[str, Any] = {"item_id": item.id, "output_index": item.index}
         if block.id == "reasoning_text":
             where["content_index"] = len(item.content)
@@ -397,15 +303,14 @@ class OpenAIResponsesTarget(Target):
 
     def call_delta(self, call: Call, fragment: str) -> bytes:
         out = self._close_reasoning() if self._reasoning is not None else b""
-        self._calls[call.index].pieces.append(fragment)
-        return out + self._delta(call.memo, fragment)
+        return out + self._delta(call.memo, self._calls[call.index], fragment)
 
     def call_end(self, call: Call, completed: ToolCall) -> bytes:
         out = self._close_reasoning() if self._reasoning is not None else b""
         if not call.streamed and completed.arguments:  # a call that came whole: its arguments at once
             out += self.call_delta(call, completed.arguments_json)
         item = self._calls.pop(call.index)
-        arguments = "".join(item.pieces)
+        arguments = _written(item.text)
         where = {"item_id": item.id, "output_index": item.index}
         done = {"type": "response.function_call_arguments.done", **where, "name": call.name}
         out += self._event({**done, "arguments": arguments})
@@ -415,7 +320,7 @@ class OpenAIResponsesTarget(Target):
         out = self._close_reasoning() if self._reasoning is not None else b""
         item = self._calls.pop(call.index)
         return out + self._done(
-            item, call_item(item.id, call.id, call.name, "".join(item.pieces), "incomplete")
+            item, call_item(item.id, call.id, call.name, _written(item.text), "incomplete")
         )
 
     # -- errors and the end --------------------------------------------------------------------
