@@ -397,12 +397,13 @@ def test_a_count_held_elsewhere_is_never_changed_in_place() -> None:
     An int is immutable to everyone who can see it: the size read out before a fragment keeps
     its value, and the call's own count still moves on.
     """
+    assert speedups is not None
     text = "x" * 300
     chunks = _anthropic_call_stream(['{"text": "', text, text, text])
     parser = streamcalls.StreamParser("anthropic")
     for chunk in chunks[:4]:
         parser.feed(chunk)
-    adapter = parser._framer.sink
+    adapter = cast(Any, parser._framer).sink
     call, calls = adapter._call, adapter.emit
     size_before, held_before = call.size, calls.held  # (held here: the ints are shared now)
     assert size_before == held_before == 310
