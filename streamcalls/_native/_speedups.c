@@ -81,8 +81,6 @@ void buf_free(Buf *buf)
     buf->len = buf->cap = 0;
 }
 
-/* -- slots --------------------------------------------------------------------------------------- */
-
 /* -- a native method in a Python method's place ------------------------------------------------ */
 
 int replace_method(PyObject *cls, PyMethodDef *def, const char *signature, PyObject *python)
@@ -113,6 +111,8 @@ int replace_method(PyObject *cls, PyMethodDef *def, const char *signature, PyObj
     Py_DECREF(descr);
     return 0;
 }
+
+/* -- slots --------------------------------------------------------------------------------------- */
 
 int slot_init(Slot *slot, PyObject *cls, const char *name)
 {

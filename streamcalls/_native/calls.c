@@ -200,6 +200,21 @@ static PyObject *make(PyObject *type, PyObject **args, Py_ssize_t n)
 #endif
 }
 
+/* A str of the UTF-8 text s[0:n]; ascii: known to be ASCII, so nothing to decode. */
+static PyObject *utf8_str(const char *s, Py_ssize_t n, int ascii)
+{
+#ifndef Py_LIMITED_API
+    if (ascii) {
+        PyObject *str = PyUnicode_New(n, 127);
+        if (str != NULL) {
+            memcpy(PyUnicode_DATA(str), s, (size_t)n);
+        }
+        return str;
+    }
+#endif
+    return PyUnicode_DecodeUTF8(s, n, NULL);
+}
+
 static inline int is_hex(unsigned char c)
 {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -239,6 +254,12 @@ static int escape_start(const unsigned char *s, Py_ssize_t n)
     return n <= 10 || is_hex(s[10]);
 }
 
+/* The fragment to PatchWriter.feed, the reference, for every case but the common one: 0, or -1. */
+static int python_patches(PyObject *patches, PyObject *fragment)
+{
+    return call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0;
+}
+
 /* PatchWriter.feed inside a string value (PatchWriter._read and _string on the held escape start
  * and the fragment): the run of plain characters and complete escapes goes out as one "append"; an
  * escape cut off at the end is held for the next fragment.  A fragment where the string ends, a
@@ -251,27 +272,31 @@ static int feed_patches(PyObject *patches, PyObject *fragment, const char *frag,
     PyObject *held = NULL, *value = NULL, *keep = NULL;
     if (Py_TYPE(patches) != (PyTypeObject *)S.patch_type ||
         slot_ssize(patches, &S.patch_state, &ok) != S.PATCH_STRING || !ok) {
-        return call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0;
+        return python_patches(patches, fragment);
     }
     held = slot_get(patches, &S.patch_held);
     if (held == NULL || !PyUnicode_Check(held)) {
         Py_XDECREF(held);
-        return call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0;
+        return python_patches(patches, fragment);
     }
     Py_ssize_t had = PyUnicode_GetLength(held);
     const char *s = frag;
     Py_ssize_t len = n;
     if (had != 0) {
         /* The held start of an escape: ASCII, at most 11 characters (_ESCAPE_START). */
-        if (had < 0 || had > 11 || buf_reserve(&joined, had + n) < 0) {
+        if (had < 0 || had > 11) {
             Py_DECREF(held);
-            return had < 0 ? -1 : call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0;
+            return had < 0 ? -1 : python_patches(patches, fragment);
+        }
+        if (buf_reserve(&joined, had + n) < 0) {
+            Py_DECREF(held);
+            return -1; /* (out of memory: not something to hand on with the error set) */
         }
         for (Py_ssize_t i = 0; i < had; i++) {
             Py_UCS4 ch = PyUnicode_ReadChar(held, i);
             if (ch == (Py_UCS4)-1 || ch >= 0x80) {
                 Py_DECREF(held);
-                return ch == (Py_UCS4)-1 ? -1 : call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0;
+                return ch == (Py_UCS4)-1 ? -1 : python_patches(patches, fragment);
             }
             joined.data[i] = (char)ch;
         }
@@ -286,7 +311,7 @@ static int feed_patches(PyObject *patches, PyObject *fragment, const char *frag,
     }
     if (stop < len && (s[stop] != '\\' || !escape_start((const unsigned char *)s + stop, len - stop))) {
         Py_DECREF(held);
-        return call_method1(patches, S.str_feed, fragment) < 0 ? -1 : 0; /* the string ends, or not JSON */
+        return python_patches(patches, fragment); /* the string ends, or not JSON */
     }
     if (stop < len) {
         keep = PyUnicode_FromStringAndSize(s + stop, len - stop);
@@ -296,20 +321,8 @@ static int feed_patches(PyObject *patches, PyObject *fragment, const char *frag,
         }
     }
     if (stop > 0) {
-        if (stop == n && had == 0 && !escaped) {
-            value = Py_NewRef(fragment); /* the fragment as it is */
-        }
-#ifndef Py_LIMITED_API
-        else if (ascii) { /* no decoding to do */
-            value = PyUnicode_New(decoded.len, 127);
-            if (value != NULL) {
-                memcpy(PyUnicode_DATA(value), decoded.data, (size_t)decoded.len);
-            }
-        }
-#endif
-        else {
-            value = PyUnicode_DecodeUTF8(decoded.data, decoded.len, NULL);
-        }
+        value = stop == n && had == 0 && !escaped ? Py_NewRef(fragment) /* the fragment as it is */
+                                                  : utf8_str(decoded.data, decoded.len, ascii);
         if (value == NULL) {
             goto fail;
         }
@@ -400,16 +413,7 @@ int feed_fragment(PyObject *emit, PyObject *call, const char *frag, Py_ssize_t n
         PyErr_SetString(PyExc_RuntimeError, "streamcalls native path: a call or emitter without its state");
         goto done;
     }
-#ifndef Py_LIMITED_API
-    if (length == n) { /* ASCII: no decoding to do */
-        fragment = PyUnicode_New(n, 127);
-        if (fragment != NULL) {
-            memcpy(PyUnicode_DATA(fragment), frag, (size_t)n);
-        }
-    }
-    else
-#endif
-        fragment = PyUnicode_DecodeUTF8(frag, n, NULL);
+    fragment = utf8_str(frag, n, length == n); /* (as many characters as bytes: ASCII) */
     if (fragment == NULL) {
         goto done;
     }

@@ -117,8 +117,6 @@ static Py_ssize_t utf8_len(const unsigned char *p, const unsigned char *end)
     return -1;
 }
 
-/* A string body up to its closing quote (quoted: the body ends at '"') or to end (not quoted:
- * a '"' is refused).  Returns where it stopped, or NULL. */
 /* Where a run of plain string characters ends: at '"', '\\', a control or a non-ASCII byte. */
 static inline const unsigned char *run_end(const unsigned char *p, const unsigned char *end)
 {
@@ -144,20 +142,18 @@ static inline const unsigned char *run_end(const unsigned char *p, const unsigne
     return p;
 }
 
-/* A string body up to its closing quote (quoted: the body ends at '"') or to end (not quoted:
- * a '"' is refused).  Returns where it stopped, or NULL. */
-static inline const unsigned char *body(const unsigned char *p, const unsigned char *end, int quoted,
-                                        int *escaped)
+/* A string body up to its closing quote: where the quote is, or NULL. */
+static inline const unsigned char *body(const unsigned char *p, const unsigned char *end, int *escaped)
 {
     unsigned int cp;
     for (;;) {
         p = run_end(p, end);
         if (p >= end) {
-            return quoted ? NULL : p;
+            return NULL;
         }
         unsigned char b = *p;
         if (b == '"') {
-            return quoted ? p : NULL;
+            return p;
         }
         Py_ssize_t k;
         if (b == '\\') {
@@ -181,7 +177,7 @@ int j_string(Cur *c, Str *out)
 {
     const unsigned char *start = (const unsigned char *)c->p + 1;
     int escaped = 0;
-    const unsigned char *stop = body(start, (const unsigned char *)c->end, 1, &escaped);
+    const unsigned char *stop = body(start, (const unsigned char *)c->end, &escaped);
     if (stop == NULL) {
         return -1;
     }
@@ -190,12 +186,6 @@ int j_string(Cur *c, Str *out)
     out->escaped = escaped;
     c->p = (const char *)stop + 1;
     return 0;
-}
-
-int j_body_valid(const char *s, Py_ssize_t n)
-{
-    int escaped = 0;
-    return body((const unsigned char *)s, (const unsigned char *)s + n, 0, &escaped) != NULL;
 }
 
 /* The code point cp as UTF-8 at o; returns where it ends. */

@@ -256,11 +256,8 @@ static inline int j_key_is(const Str *key, const char *name, Py_ssize_t len)
 }
 #define KEY(key, lit) j_key_is((key), (lit), (Py_ssize_t)(sizeof(lit) - 1))
 /* The text of a JSON string body, escapes decoded, as UTF-8 into buf (replacing its content).
- * The body must have passed j_string (or j_body_valid). */
+ * The body must have passed j_string. */
 int j_unescape(const char *s, Py_ssize_t n, Buf *buf);
-/* Is s[0:n] a string body msgspec decodes (escapes complete, no lone surrogate, no '"' and no
- * control character)?  It is already valid UTF-8. */
-int j_body_valid(const char *s, Py_ssize_t n);
 /* How much of s[0:n] (valid UTF-8) is string body: the length of its longest prefix of plain
  * characters and complete escapes (as _patchwriter._BODY matches), stopping at a '"', a control
  * character, or an escape that is invalid or cut off; -1 when out of memory.  That prefix's text,

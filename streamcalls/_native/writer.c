@@ -8,7 +8,7 @@
  * ``call_delta`` -- and whose block or call holds a DeltaForm (streamcalls/writing/_form.py): the
  * target's declaration that its step, for any text, writes ``head + json(text) + tail`` (with a
  * sequence number before the tail, an AWS event-stream frame around it, or nothing at all) and
- * appends the text to a list, and does nothing else.  The writer must have been made on the
+ * adds the text's JSON to a bytearray, and does nothing else.  The writer must have been made on the
  * native path (its ``_native`` slot): one made inside ``pure_python()`` always takes the Python
  * send.  A text that is not valid UTF-8 (a lone surrogate) goes to Python too, which raises.
  *
