@@ -35,6 +35,7 @@ from streamcalls.framing._sse import SSEFramer
 from streamcalls.providers.anthropic import reader as anthropic_reader
 from streamcalls.providers.openai_chat.reader import OpenAIChatAdapter
 from tests.support import DATA, Case, bytewise, corpus, counter_ids, split_at
+from tests.support.streams import ANTHROPIC_START, anthropic_json, anthropic_tool_start
 
 speedups = _native.speedups
 pytestmark = pytest.mark.skipif(
@@ -373,24 +374,6 @@ def test_the_native_framer_is_the_one_a_stream_gets() -> None:
 # -- counts changed in place -----------------------------------------------------------------------
 
 
-def _anthropic_call_stream(fragments: list[str]) -> list[bytes]:
-    def event(name: str, body: dict[str, Any]) -> bytes:
-        return b"event: " + name.encode() + b"\ndata: " + msgspec.json.encode(body) + b"\n\n"
-
-    start = {"type": "message", "id": "msg_1", "role": "assistant", "content": [], "model": "m"}
-    block = {"type": "tool_use", "id": "toolu_1", "name": "write", "input": {}}
-    chunks = [
-        event("message_start", {"type": "message_start", "message": start}),
-        event("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
-    ]
-    for fragment in fragments:
-        delta = {"type": "input_json_delta", "partial_json": fragment}
-        chunks.append(
-            event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta})
-        )
-    return chunks
-
-
 def test_a_count_held_elsewhere_is_never_changed_in_place() -> None:
     """A call's size and the held count grow in place only while their slot alone holds the int.
 
@@ -399,7 +382,12 @@ def test_a_count_held_elsewhere_is_never_changed_in_place() -> None:
     """
     assert speedups is not None
     text = "x" * 300
-    chunks = _anthropic_call_stream(['{"text": "', text, text, text])
+    fragments = ['{"text": "', text, text, text]
+    chunks = [
+        ANTHROPIC_START,
+        anthropic_tool_start(0, "toolu_1", "write"),
+        *(anthropic_json(0, fragment) for fragment in fragments),
+    ]
     parser = streamcalls.StreamParser("anthropic")
     for chunk in chunks[:4]:
         parser.feed(chunk)
